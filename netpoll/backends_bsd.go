@@ -1,0 +1,8 @@
+//go:build darwin || dragonfly || freebsd || netbsd || openbsd
+
+package netpoll
+
+var backends = []backend{
+	{"kqueue", openKqueue},
+	{"poll", openPoll},
+}
