@@ -1,0 +1,155 @@
+// Package future is the second layer of loopkit, above netpoll and below
+// loop: a Future is a result that arrives later. It is the 500-lines
+// chapter's Future (result, callbacks, set_result) with errors and
+// cancellation added.
+//
+// A Future belongs to one event loop and, like everything on that loop, is
+// used only from the loop's goroutine: it has no locks. The loop reaches it
+// through the small Scheduler interface, which is all a Future needs from
+// the loop (this package cannot import loop, which sits above it).
+//
+// Callbacks are never run inline. SetResult schedules them with CallSoon,
+// and so does AddDoneCallback on a future that is already done. The original
+// chapter's footnote admits its Future forgets the second case: a coroutine
+// that waits on an already resolved future is never resumed. Scheduling in
+// both cases fixes that and gives one rule a reader can rely on: a callback
+// never runs inside the call that triggered it.
+package future
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Scheduler runs a function later, on the loop's goroutine. *loop.Loop
+// implements it.
+type Scheduler interface {
+	CallSoon(fn func())
+}
+
+// ErrCancelled is the error of a cancelled future, and what a task sees from
+// an Await that was cancelled. Test for it with errors.Is.
+var ErrCancelled = errors.New("cancelled")
+
+// ErrNotDone is returned by Result while the future is still pending.
+var ErrNotDone = errors.New("future: result is not ready yet")
+
+type state uint8
+
+const (
+	pending state = iota
+	finished
+	cancelled
+)
+
+func (s state) String() string {
+	return [...]string{"pending", "finished", "cancelled"}[s]
+}
+
+// Future holds a value of type T, or an error, that will be set later.
+type Future[T any] struct {
+	sched     Scheduler
+	state     state
+	value     T
+	err       error
+	callbacks []func()
+}
+
+// New returns a pending future whose callbacks run on s.
+func New[T any](s Scheduler) *Future[T] {
+	return &Future[T]{sched: s}
+}
+
+// Done reports whether the future has a result, an error, or was cancelled.
+func (f *Future[T]) Done() bool { return f.state != pending }
+
+// Cancelled reports whether the future was cancelled.
+func (f *Future[T]) Cancelled() bool { return f.state == cancelled }
+
+// Result returns the value and error. While pending it returns ErrNotDone;
+// after Cancel, an error that matches ErrCancelled.
+func (f *Future[T]) Result() (T, error) {
+	if f.state == pending {
+		var zero T
+		return zero, ErrNotDone
+	}
+	return f.value, f.err
+}
+
+// Err returns the error alone (nil on success, ErrNotDone while pending).
+func (f *Future[T]) Err() error {
+	_, err := f.Result()
+	return err
+}
+
+// SetResult completes the future with v and schedules its callbacks.
+// Completing a future twice is a programming error and panics, as asyncio
+// raises InvalidStateError: two parties both believe they own the outcome,
+// and silently keeping either answer would hide the bug. A producer whose
+// future may have been cancelled by its consumer checks Done first.
+func (f *Future[T]) SetResult(v T) {
+	f.complete(finished, v, nil)
+}
+
+// SetError completes the future with err (which must not be nil).
+func (f *Future[T]) SetError(err error) {
+	if err == nil {
+		panic("future: SetError(nil); use SetResult for success")
+	}
+	var zero T
+	f.complete(finished, zero, err)
+}
+
+// Cancel completes a pending future with ErrCancelled and reports whether
+// it did; a future that is already done is left alone.
+func (f *Future[T]) Cancel() bool {
+	if f.state != pending {
+		return false
+	}
+	var zero T
+	f.complete(cancelled, zero, ErrCancelled)
+	return true
+}
+
+func (f *Future[T]) complete(s state, v T, err error) {
+	if f.state != pending {
+		panic(fmt.Sprintf("future: completed twice (it was already %v)", f.state))
+	}
+	f.state, f.value, f.err = s, v, err
+	for _, cb := range f.callbacks {
+		f.sched.CallSoon(cb)
+	}
+	f.callbacks = nil
+}
+
+// AddDoneCallback arranges for fn(f) to run on the loop once f is done. If
+// f is already done, fn is scheduled at once; it still never runs inline.
+func (f *Future[T]) AddDoneCallback(fn func(*Future[T])) {
+	f.OnDone(func() { fn(f) })
+}
+
+// OnDone is AddDoneCallback without the argument: the form Waitable needs,
+// so that tasks and Gather can wait on futures of any result type.
+func (f *Future[T]) OnDone(fn func()) {
+	if f.state != pending {
+		f.sched.CallSoon(fn)
+		return
+	}
+	f.callbacks = append(f.callbacks, fn)
+}
+
+// Waitable is anything a task can wait for, whatever its result type: a
+// Future, or a Task (which is a Future too).
+type Waitable interface {
+	Done() bool
+	OnDone(fn func())
+	Cancel() bool
+}
+
+// Awaitable is a Waitable with a typed result.
+type Awaitable[T any] interface {
+	Waitable
+	Result() (T, error)
+}
+
+var _ Awaitable[int] = (*Future[int])(nil)

@@ -1,0 +1,96 @@
+package future_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"loopkit/future"
+)
+
+// queue is the smallest Scheduler: callbacks wait in a slice until run.
+type queue struct{ fns []func() }
+
+func (q *queue) CallSoon(fn func()) { q.fns = append(q.fns, fn) }
+
+func (q *queue) run() int {
+	n := 0
+	for len(q.fns) > 0 {
+		fn := q.fns[0]
+		q.fns = q.fns[1:]
+		fn()
+		n++
+	}
+	return n
+}
+
+func TestCallbacksAreScheduledNeverRunInline(t *testing.T) {
+	q := &queue{}
+	f := future.New[int](q)
+	var got []string
+	f.AddDoneCallback(func(f *future.Future[int]) {
+		v, _ := f.Result()
+		got = append(got, fmt.Sprint("first ", v))
+	})
+	f.SetResult(7)
+	if len(got) != 0 {
+		t.Fatal("a callback ran inside SetResult")
+	}
+	// Added after completion: still scheduled (the 500-lines footnote bug).
+	f.AddDoneCallback(func(*future.Future[int]) { got = append(got, "late") })
+	if len(got) != 0 {
+		t.Fatal("a callback ran inside AddDoneCallback on a done future")
+	}
+	if n := q.run(); n != 2 {
+		t.Fatalf("%d callbacks ran, want 2", n)
+	}
+	if strings.Join(got, ",") != "first 7,late" {
+		t.Fatalf("callbacks ran as %v", got)
+	}
+}
+
+func TestResultStates(t *testing.T) {
+	q := &queue{}
+	f := future.New[string](q)
+	if _, err := f.Result(); !errors.Is(err, future.ErrNotDone) || f.Done() {
+		t.Fatalf("pending: %v", err)
+	}
+	boom := errors.New("boom")
+	f.SetError(boom)
+	if _, err := f.Result(); !errors.Is(err, boom) || !f.Done() || f.Cancelled() {
+		t.Fatalf("failed: %v", err)
+	}
+	c := future.New[string](q)
+	if !c.Cancel() || c.Cancel() {
+		t.Fatal("Cancel should succeed once, then report false")
+	}
+	if _, err := c.Result(); !errors.Is(err, future.ErrCancelled) || !c.Cancelled() {
+		t.Fatalf("cancelled: %v", err)
+	}
+	if f.Cancel() {
+		t.Fatal("cancelled a future that had already failed")
+	}
+}
+
+func TestCompletingTwiceIsAProgrammingError(t *testing.T) {
+	for name, second := range map[string]func(*future.Future[int]){
+		"SetResult": func(f *future.Future[int]) { f.SetResult(2) },
+		"SetError":  func(f *future.Future[int]) { f.SetError(errors.New("late")) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := future.New[int](&queue{})
+			f.SetResult(1)
+			defer func() {
+				p := recover()
+				if p == nil || !strings.Contains(fmt.Sprint(p), "completed twice") {
+					t.Fatalf("second completion: recovered %v", p)
+				}
+				if v, _ := f.Result(); v != 1 {
+					t.Fatalf("the first result was overwritten: %d", v)
+				}
+			}()
+			second(f)
+		})
+	}
+}
