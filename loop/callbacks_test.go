@@ -1,0 +1,127 @@
+package loop_test
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"loopkit/future"
+	"loopkit/loop"
+)
+
+func TestCallSoonRunsInFIFOOrder(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		var got []int
+		for i := range 100 {
+			l.CallSoon(func() { got = append(got, i) })
+		}
+		l.CallSoon(l.Stop)
+		if err := l.Run(); err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range got {
+			if v != i {
+				t.Fatalf("callback %d ran in position %d: %v", v, i, got)
+			}
+		}
+		if len(got) != 100 {
+			t.Fatalf("ran %d callbacks, want 100", len(got))
+		}
+	})
+}
+
+// A callback that schedules itself again runs once per iteration, never
+// twice in one: I/O and timers get their turn in between.
+func TestSelfReschedulingCallbackCannotStarveIOOrTimers(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		a, b := socketPair(t, l)
+		spins := 0
+		var spin func()
+		spin = func() { spins++; l.CallSoon(spin) }
+		l.CallSoon(spin)
+
+		var timerAt, readAt int = -1, -1
+		l.CallLater(20*time.Millisecond, func() { timerAt = spins })
+		buf := make([]byte, 16)
+		recv := l.SockRecv(a, buf)
+		recv.AddDoneCallback(func(f *future.Future[int]) { readAt = spins })
+		if _, err := l.SockSendAll(b, []byte("ping")).Result(); err != nil {
+			t.Fatal(err)
+		}
+		l.CallLater(50*time.Millisecond, l.Stop)
+		if err := l.Run(); err != nil {
+			t.Fatal(err)
+		}
+		if timerAt < 0 || readAt < 0 {
+			t.Fatalf("starved: timer ran at spin %d, read at spin %d (spins: %d)", timerAt, readAt, spins)
+		}
+		if n, _ := recv.Result(); string(buf[:n]) != "ping" {
+			t.Fatalf("read %q", buf[:n])
+		}
+	})
+}
+
+func TestThreadsafeCallsFromManyGoroutinesEachRunOnce(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		const goroutines, calls = 100, 1000
+		var ran [goroutines * calls]uint8
+		total := 0
+		var wg sync.WaitGroup
+		for g := range goroutines {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for c := range calls {
+					id := g*calls + c
+					if err := l.CallSoonThreadsafe(func() {
+						ran[id]++
+						if total++; total == goroutines*calls {
+							l.Stop()
+						}
+					}); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			}()
+		}
+		guard := time.AfterFunc(20*time.Second, func() { l.CallSoonThreadsafe(l.Stop) })
+		defer guard.Stop()
+		if err := l.Run(); err != nil {
+			t.Fatal(err)
+		}
+		wg.Wait()
+		for id, n := range ran {
+			if n != 1 {
+				t.Fatalf("callback %d ran %d times (total %d)", id, n, total)
+			}
+		}
+	})
+}
+
+func TestPanickingCallbackReachesHandlerAndLoopGoesOn(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		var caught []loop.PanicInfo
+		l.SetPanicHandler(func(p loop.PanicInfo) { caught = append(caught, p) })
+		after := false
+		l.CallSoon(explode)
+		l.CallSoon(func() { after = true })
+		l.CallSoon(l.Stop)
+		if err := l.Run(); err != nil {
+			t.Fatal(err)
+		}
+		if len(caught) != 1 || fmt.Sprint(caught[0].Value) != "boom" {
+			t.Fatalf("handler got %v", caught)
+		}
+		if !strings.Contains(string(caught[0].Stack), "explode") {
+			t.Errorf("stack does not name the panicking function:\n%s", caught[0].Stack)
+		}
+		if !after {
+			t.Fatal("the callback after the panic did not run")
+		}
+	})
+}
+
+func explode() { panic("boom") }

@@ -1,0 +1,247 @@
+package loop_test
+
+import (
+	"bytes"
+	"errors"
+	"net"
+	"net/netip"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"loopkit/future"
+	"loopkit/loop"
+	"loopkit/netpoll"
+)
+
+func TestConnectToClosedPortIsRefusedViaSOError(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		fd, addr, err := l.Listen(loopback)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.SockClose(fd) // nothing listens on addr now
+		_, err = runFor(t, l, l.SockConnect(addr))
+		var sysErr *os.SyscallError
+		if !errors.As(err, &sysErr) || sysErr.Syscall != "connect" || !strings.Contains(err.Error(), "connection refused") {
+			t.Fatalf("got %v, want connect: connection refused", err)
+		}
+	})
+}
+
+func TestUnresolvableHostFailsWithResolverError(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		_, err := runFor(t, l, l.Resolve("no-such-host.invalid"))
+		var dnsErr *net.DNSError
+		if !errors.As(err, &dnsErr) || !strings.Contains(err.Error(), `resolve "no-such-host.invalid"`) {
+			t.Fatalf("got %v, want a resolver error naming the host", err)
+		}
+		addrs, err := runFor(t, l, l.Resolve("::1"))
+		if err != nil || len(addrs) != 1 || addrs[0] != netip.IPv6Loopback() {
+			t.Fatalf("IP literal: %v %v", addrs, err)
+		}
+	})
+}
+
+func TestIPv6Loopback(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		lfd, addr, err := l.Listen(netip.MustParseAddrPort("[::1]:0"))
+		if err != nil {
+			t.Skipf("no IPv6 loopback here: %v", err)
+		}
+		acc := l.SockAccept(lfd)
+		if _, err := runFor(t, l, l.SockConnect(addr)); err != nil {
+			t.Fatal(err)
+		}
+		a, err := runFor(t, l, acc)
+		if err != nil || !a.Peer.Addr().Is6() {
+			t.Fatalf("accepted %v, %v", a, err)
+		}
+	})
+}
+
+// echo serves one connection with callbacks: recv, send it back, repeat
+// until EOF, then close.
+func echo(l *loop.Loop, fd int) {
+	buf := make([]byte, 64<<10)
+	var next func()
+	next = func() {
+		l.SockRecv(fd, buf).AddDoneCallback(func(f *future.Future[int]) {
+			n, err := f.Result()
+			if err != nil || n == 0 {
+				l.SockClose(fd)
+				return
+			}
+			l.SockSendAll(fd, buf[:n]).AddDoneCallback(func(s *future.Future[int]) {
+				if s.Err() != nil {
+					l.SockClose(fd)
+					return
+				}
+				next()
+			})
+		})
+	}
+	next()
+}
+
+// readAll reads fd until EOF into a future.
+func readAll(l *loop.Loop, fd int) *future.Future[[]byte] {
+	out := future.New[[]byte](l)
+	var got []byte
+	buf := make([]byte, 32<<10)
+	var next func()
+	next = func() {
+		l.SockRecv(fd, buf).AddDoneCallback(func(f *future.Future[int]) {
+			n, err := f.Result()
+			switch {
+			case err != nil:
+				out.SetError(err)
+			case n == 0:
+				out.SetResult(got)
+			default:
+				got = append(got, buf[:n]...)
+				next()
+			}
+		})
+	}
+	next()
+	return out
+}
+
+// 8 MiB does not fit in the socket buffers, so both sides see partial
+// writes and the loop must finish them.
+func TestEchoLargerThanSocketBuffers(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		client, server := socketPair(t, l)
+		echo(l, server)
+		payload := bytes.Repeat([]byte("0123456789abcdef"), 8<<20/16)
+		reply := readAll(l, client)
+		l.SockSendAll(client, payload).AddDoneCallback(func(f *future.Future[int]) {
+			if f.Err() != nil {
+				t.Error(f.Err())
+			}
+			netpoll.ShutdownWrite(client)
+		})
+		got, err := runFor(t, l, reply)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, payload) {
+			t.Fatalf("echoed %d bytes, sent %d (equal: false)", len(got), len(payload))
+		}
+	})
+}
+
+func TestHalfCloseWithDataPendingReadsAllThenEOF(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		client, server := socketPair(t, l)
+		mustSend(t, l, server, "last words")
+		if err := netpoll.ShutdownWrite(server); err != nil {
+			t.Fatal(err)
+		}
+		got, err := runFor(t, l, readAll(l, client))
+		if err != nil || string(got) != "last words" {
+			t.Fatalf("got %q, %v", got, err)
+		}
+		// The half-closed peer can still receive.
+		mustSend(t, l, client, "ack")
+		buf := make([]byte, 8)
+		n, err := runFor(t, l, l.SockRecv(server, buf))
+		if err != nil || string(buf[:n]) != "ack" {
+			t.Fatalf("reply after half-close: %q, %v", buf[:n], err)
+		}
+	})
+}
+
+func TestClosingSocketFailsPendingRecvAndLoopGoesOn(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		client, _ := socketPair(t, l)
+		recv := l.SockRecv(client, make([]byte, 8))
+		second := l.SockRecv(client, make([]byte, 8))
+		if second.Err() == nil || !strings.Contains(second.Err().Error(), "already has a recv") {
+			t.Fatalf("a second concurrent recv: %v", second.Err())
+		}
+		l.CallLater(5*time.Millisecond, func() { l.SockClose(client) })
+		_, err := runFor(t, l, recv)
+		if !errors.Is(err, loop.ErrSocketClosed) {
+			t.Fatalf("pending recv got %v, want ErrSocketClosed", err)
+		}
+		ok := future.New[bool](l)
+		l.CallLater(time.Millisecond, func() { ok.SetResult(true) })
+		if v, _ := runFor(t, l, ok); !v {
+			t.Fatal("loop did not go on after the close")
+		}
+	})
+}
+
+// Two sockets are readable in the same batch of events. Whichever callback
+// runs first closes the other socket and opens a new one, which the kernel
+// gives the same fd number. The second event of the batch is for the old
+// socket: it must be dropped, not delivered to the new socket's reader.
+func TestEventForClosedAndReusedFDIsDropped(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		a1, b1 := socketPair(t, l)
+		a2, b2 := socketPair(t, l)
+		mustSend(t, l, b1, "x")
+		mustSend(t, l, b2, "y")
+		// Let both bytes arrive, so one Wait reports both sockets.
+		time.Sleep(20 * time.Millisecond)
+
+		reused, misdelivered, ran := false, false, 0
+		victimOf := map[int]int{a1: a2, a2: a1}
+		for _, fd := range []int{a1, a2} {
+			l.AddReader(fd, func() {
+				ran++
+				if ran > 1 {
+					return // the second reader: its socket survived
+				}
+				l.RemoveReader(fd)
+				victim := victimOf[fd]
+				l.SockClose(victim)
+				// Take fd numbers until the kernel hands out the victim's
+				// (lower free numbers, such as closed listeners, go first).
+				var spare []int
+				newFD := -1
+				for range 16 {
+					fd, err := netpoll.Socket(loopback)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if fd == victim {
+						newFD, reused = fd, true
+						break
+					}
+					spare = append(spare, fd)
+				}
+				for _, fd := range spare {
+					netpoll.Close(fd)
+				}
+				if !reused {
+					l.Stop()
+					return
+				}
+				if err := l.AddReader(newFD, func() { misdelivered = true }); err != nil {
+					t.Fatal(err)
+				}
+				l.CallSoon(func() {
+					l.RemoveReader(newFD)
+					netpoll.Close(newFD)
+					l.Stop()
+				})
+			})
+		}
+		if err := l.Run(); err != nil {
+			t.Fatal(err)
+		}
+		if !reused {
+			t.Skip("the kernel did not reuse the fd number; nothing to check")
+		}
+		if misdelivered {
+			t.Fatal("an event for the closed fd reached the new socket's reader")
+		}
+		if ran != 1 {
+			t.Fatalf("%d readers ran, want only the first", ran)
+		}
+	})
+}

@@ -1,0 +1,114 @@
+package loop
+
+import (
+	"container/heap"
+	"time"
+)
+
+// Timer is a callback scheduled for a point on the loop's clock.
+type Timer struct {
+	loop      *Loop
+	when      time.Duration
+	seq       uint64 // breaks ties: equal deadlines fire in scheduling order
+	fn        func()
+	index     int // position in the heap; -1 once popped
+	cancelled bool
+}
+
+// When is the timer's deadline on the loop's clock.
+func (t *Timer) When() time.Duration { return t.when }
+
+// Cancel stops the timer from firing; it reports whether it did. The timer
+// stays in the heap until it reaches the top (lazy cancellation): removing
+// it at once would cost O(log n) on every cancel, and most timers — read
+// timeouts — are cancelled long before they are due.
+func (t *Timer) Cancel() bool {
+	if t.cancelled || t.index < 0 {
+		return false
+	}
+	t.cancelled = true
+	t.fn = nil
+	l := t.loop
+	l.cancelled++
+	// Rebuild when cancelled timers are over half of a large heap, so a
+	// program that sets and cancels millions of timeouts stays bounded.
+	if l.cancelled > 100 && 2*l.cancelled > len(l.timers) {
+		l.rebuildTimers()
+	}
+	return true
+}
+
+// CallLater runs fn after d (at the earliest: the loop may be busy).
+func (l *Loop) CallLater(d time.Duration, fn func()) *Timer {
+	return l.CallAt(l.Time()+d, fn)
+}
+
+// CallAt runs fn when the loop's clock reaches when.
+func (l *Loop) CallAt(when time.Duration, fn func()) *Timer {
+	l.timerSeq++
+	t := &Timer{loop: l, when: when, seq: l.timerSeq, fn: fn}
+	heap.Push(&l.timers, t)
+	return t
+}
+
+func (l *Loop) popTimer() *Timer {
+	t := heap.Pop(&l.timers).(*Timer)
+	if t.cancelled {
+		l.cancelled--
+	}
+	return t
+}
+
+// dropCancelledHead pops cancelled timers off the top, so the next wait is
+// not cut short by a timer that will never fire.
+func (l *Loop) dropCancelledHead() {
+	for len(l.timers) > 0 && l.timers[0].cancelled {
+		l.popTimer()
+	}
+}
+
+func (l *Loop) rebuildTimers() {
+	live := l.timers[:0]
+	for _, t := range l.timers {
+		if t.cancelled {
+			t.index = -1
+			continue
+		}
+		t.index = len(live)
+		live = append(live, t)
+	}
+	for i := len(live); i < len(l.timers); i++ {
+		l.timers[i] = nil
+	}
+	l.timers = live
+	l.cancelled = 0
+	heap.Init(&l.timers)
+}
+
+// timerHeap orders timers by (deadline, sequence) for container/heap.
+type timerHeap []*Timer
+
+func (h timerHeap) Len() int { return len(h) }
+func (h timerHeap) Less(i, j int) bool {
+	if h[i].when != h[j].when {
+		return h[i].when < h[j].when
+	}
+	return h[i].seq < h[j].seq
+}
+func (h timerHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].index, h[j].index = i, j
+}
+func (h *timerHeap) Push(x any) {
+	t := x.(*Timer)
+	t.index = len(*h)
+	*h = append(*h, t)
+}
+func (h *timerHeap) Pop() any {
+	old := *h
+	t := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	t.index = -1
+	return t
+}

@@ -1,0 +1,116 @@
+package loop_test
+
+import (
+	"slices"
+	"syscall"
+	"testing"
+	"time"
+
+	"loopkit/loop"
+)
+
+func TestTimersFireInDeadlineOrderThenSchedulingOrder(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		var got []string
+		at := func(ms int, name string) *loop.Timer {
+			return l.CallAt(l.Time()+time.Duration(ms)*time.Millisecond, func() { got = append(got, name) })
+		}
+		at(30, "c1")
+		at(10, "a")
+		at(30, "c2")
+		at(20, "b")
+		at(30, "c3")
+		at(15, "cancelled").Cancel()
+		at(40, "last")
+		l.CallLater(60*time.Millisecond, l.Stop)
+		if err := l.Run(); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"a", "b", "c1", "c2", "c3", "last"}
+		if !slices.Equal(got, want) {
+			t.Fatalf("fired %v, want %v", got, want)
+		}
+	})
+}
+
+// Cancelling most of many timers triggers the rebuild; the survivors must
+// still fire, in order, and the cancelled ones never.
+func TestManyCancelledTimersAreDroppedAndSurvivorsFire(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		var fired []int
+		var timers []*loop.Timer
+		for i := range 1000 {
+			timers = append(timers, l.CallLater(time.Duration(i)*time.Microsecond, func() { fired = append(fired, i) }))
+		}
+		for i, tm := range timers {
+			if i%10 != 0 && !tm.Cancel() {
+				t.Fatalf("timer %d could not be cancelled", i)
+			}
+		}
+		l.CallLater(20*time.Millisecond, l.Stop)
+		if err := l.Run(); err != nil {
+			t.Fatal(err)
+		}
+		if len(fired) != 100 {
+			t.Fatalf("%d timers fired, want 100", len(fired))
+		}
+		for k, i := range fired {
+			if i != 10*k {
+				t.Fatalf("fired[%d] = %d, want %d", k, i, 10*k)
+			}
+		}
+	})
+}
+
+// An idle loop sleeps in the kernel. Process CPU time over a one-second
+// wait must stay near zero; a busy-wait would burn the whole second. The
+// bound is deliberately loose (a quarter of the wait): it catches spinning,
+// not slowness.
+func TestIdleLoopDoesNotBusyWait(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits a second per poller")
+	}
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		before := cpuTime(t)
+		fired := false
+		l.CallLater(time.Second, func() { fired = true; l.Stop() })
+		if err := l.Run(); err != nil {
+			t.Fatal(err)
+		}
+		used := cpuTime(t) - before
+		if !fired {
+			t.Fatal("timer did not fire")
+		}
+		if used > 250*time.Millisecond {
+			t.Fatalf("idle loop used %v of CPU in one second", used)
+		}
+	})
+}
+
+// cpuTime is this process's user+system CPU time. (Getrusage is the one
+// portable way to read it; the test reads it, the library never does.)
+func cpuTime(t *testing.T) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		t.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// A signal that interrupts the wait (EINTR) must neither break the loop nor
+// make a timer fire early.
+func TestSignalsDuringWaitDoNotBreakTheLoop(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		stopSignals := sendSignalsFor(t, 200*time.Millisecond)
+		defer stopSignals()
+		start := l.Time()
+		var firedAt time.Duration
+		l.CallLater(300*time.Millisecond, func() { firedAt = l.Time() - start; l.Stop() })
+		if err := l.Run(); err != nil {
+			t.Fatalf("loop broke on a signal: %v", err)
+		}
+		if firedAt < 300*time.Millisecond {
+			t.Fatalf("timer fired early, after %v", firedAt)
+		}
+	})
+}

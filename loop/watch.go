@@ -1,0 +1,192 @@
+package loop
+
+import (
+	"fmt"
+
+	"loopkit/netpoll"
+)
+
+// watch is the loop's record of one file descriptor: the callbacks waiting
+// for it, what the kernel was told, and, for sockets the loop itself
+// created, the operations pending on it.
+type watch struct {
+	fd     int
+	gen    uint32 // see token
+	owned  bool   // the loop created the fd and closes it in SockClose/Close
+	reader func()
+	writer func()
+	kernel netpoll.Interest // the interest last given to the poller
+	readOp failer           // pending SockRecv / SockAccept
+	sendOp failer           // pending SockSendAll / SockConnect
+}
+
+// failer is a pending future, whatever its type, that Close can fail.
+type failer interface {
+	Done() bool
+	SetError(error)
+}
+
+// token packs the fd with a generation number. Each new watch gets a new
+// generation, so an event already returned by Wait for an fd that a
+// callback then closed — and whose number a new socket got — carries the
+// old generation and is dropped instead of reaching the new owner.
+func (w *watch) token() netpoll.Token {
+	return netpoll.Token(w.gen)<<32 | netpoll.Token(uint32(w.fd))
+}
+
+func (l *Loop) newWatch(fd int, owned bool) *watch {
+	l.gen++
+	if l.gen == 0 || l.gen == 1<<32-1 {
+		l.gen = 1 // 0 is never a live generation; all-ones is netpoll's own
+	}
+	w := &watch{fd: fd, gen: l.gen, owned: owned}
+	l.watches[fd] = w
+	return w
+}
+
+// AddReader calls fn every time fd is readable, until RemoveReader. The fd
+// must be non-blocking, and pollable: a regular file is not (epoll refuses
+// it, which is why asyncio runs file I/O in a thread pool). Remove the
+// reader before closing an fd you own.
+func (l *Loop) AddReader(fd int, fn func()) error {
+	return l.setCallback(fd, netpoll.Readable, fn)
+}
+
+// AddWriter calls fn every time fd is writable, until RemoveWriter.
+func (l *Loop) AddWriter(fd int, fn func()) error {
+	return l.setCallback(fd, netpoll.Writable, fn)
+}
+
+// RemoveReader stops calling the reader of fd; it reports whether there was one.
+func (l *Loop) RemoveReader(fd int) bool {
+	w := l.watches[fd]
+	if w == nil || w.reader == nil {
+		return false
+	}
+	return l.setCallback(fd, netpoll.Readable, nil) == nil
+}
+
+// RemoveWriter stops calling the writer of fd; it reports whether there was one.
+func (l *Loop) RemoveWriter(fd int) bool {
+	w := l.watches[fd]
+	if w == nil || w.writer == nil {
+		return false
+	}
+	return l.setCallback(fd, netpoll.Writable, nil) == nil
+}
+
+func (l *Loop) setCallback(fd int, which netpoll.Interest, fn func()) error {
+	if l.closed {
+		return ErrClosed
+	}
+	w := l.watches[fd]
+	if w == nil {
+		if fn == nil {
+			return fmt.Errorf("loop: fd %d is not watched", fd)
+		}
+		w = l.newWatch(fd, false)
+	}
+	if which == netpoll.Readable {
+		w.reader = fn
+	} else {
+		w.writer = fn
+	}
+	err := l.updateInterest(w)
+	if err != nil {
+		if which == netpoll.Readable {
+			w.reader = nil
+		} else {
+			w.writer = nil
+		}
+	}
+	if w.kernel == 0 && !w.owned {
+		delete(l.watches, fd) // nothing left to remember about a caller's fd
+	}
+	return err
+}
+
+// updateInterest tells the poller what the watch's callbacks want. It is
+// done at once; libuv batches such changes until the next poll, which saves
+// a system call when a reader is removed and re-added in one iteration.
+func (l *Loop) updateInterest(w *watch) error {
+	var want netpoll.Interest
+	if w.reader != nil {
+		want |= netpoll.Readable
+	}
+	if w.writer != nil {
+		want |= netpoll.Writable
+	}
+	var err error
+	switch {
+	case want == w.kernel:
+		return nil
+	case w.kernel == 0:
+		err = l.poller.Register(w.fd, w.token(), want)
+	case want == 0:
+		// Deregister rather than register "nothing": epoll reports errors
+		// and hang-ups even for an empty interest set, and a hung-up
+		// socket with no reader would wake the loop forever.
+		err = l.poller.Deregister(w.fd)
+	default:
+		err = l.poller.Modify(w.fd, w.token(), want)
+	}
+	if err != nil {
+		return fmt.Errorf("loop: watching fd %d: %w", w.fd, err)
+	}
+	w.kernel = want
+	return nil
+}
+
+// dispatch runs the callbacks of ready fds. Each event's token is checked
+// against the live watch first: a callback earlier in the same batch may
+// have closed an fd, or removed the callback this event was for.
+func (l *Loop) dispatch(events []netpoll.Event) {
+	for _, ev := range events {
+		fd := int(uint32(ev.Token))
+		w := l.watches[fd]
+		if w == nil || w.token() != ev.Token {
+			continue // stale: closed, or closed and reused
+		}
+		if ev.Ready&netpoll.Readable != 0 && w.reader != nil {
+			l.protect(w.reader)
+		}
+		if ev.Ready&netpoll.Writable != 0 && w.writer != nil && l.watches[fd] == w {
+			l.protect(w.writer)
+		}
+	}
+}
+
+// closeWatches is Close's part for fds: fail pending operations, stop
+// watching, and close the sockets the loop created.
+func (l *Loop) closeWatches() error {
+	var first error
+	for fd, w := range l.watches {
+		if err := l.release(w, ErrClosed); err != nil && first == nil {
+			first = err
+		}
+		delete(l.watches, fd)
+	}
+	return first
+}
+
+// release fails w's pending operations with err, deregisters w, and closes
+// the fd if the loop owns it.
+func (l *Loop) release(w *watch, err error) error {
+	for _, op := range []failer{w.readOp, w.sendOp} {
+		if op != nil && !op.Done() {
+			op.SetError(err)
+		}
+	}
+	w.readOp, w.sendOp, w.reader, w.writer = nil, nil, nil, nil
+	var first error
+	if w.kernel != 0 {
+		first = l.poller.Deregister(w.fd)
+		w.kernel = 0
+	}
+	if w.owned {
+		if err := netpoll.Close(w.fd); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
