@@ -1,0 +1,207 @@
+// Package task is the fourth layer of loopkit, above loop and future: tasks
+// are coroutines driven by the loop, and the asyncio primitives built on
+// them (Sleep, Gather, WaitFor, Semaphore, Lock, Event, Queue).
+//
+// A task body is an ordinary Go function, func(y Yield) (T, error), that
+// suspends itself with Await. It runs as an iter.Pull coroutine: a real
+// goroutine that only ever runs while the loop's goroutine is switched into
+// it, so exactly one of them runs at a time and the body may touch loop
+// state freely. This is the 500-lines chapter's generator-based Task, with
+// iter.Pull in place of Python's generators:
+//
+//   - Await(y, f) yields f out of the coroutine to the task's step method;
+//   - step registers itself as f's done callback;
+//   - when f completes, the loop runs step, which resumes the coroutine, and
+//     Await returns f's result.
+//
+// The single-owner rule: only the loop's goroutine resumes coroutines. Spawn
+// and Cancel must be called on the loop (from a callback or another task);
+// from elsewhere, post them with CallSoonThreadsafe. The loop does not lock
+// its OS thread, so nothing depends on which thread the coroutines run on.
+//
+// The honest cost: an iter.Pull coroutine has a goroutine stack (a few KiB,
+// growing as needed), so a task per connection costs about what a goroutine
+// per connection costs in memory. Only the callback style (futures and
+// AddReader, as crawler/http1's connections use) avoids a stack per
+// connection. What tasks save is the scheduler: switches are direct hand-offs
+// between two goroutines, with no run queue and no OS thread involved.
+package task
+
+import (
+	"errors"
+	"fmt"
+	"iter"
+	"runtime/debug"
+
+	"loopkit/future"
+	"loopkit/loop"
+)
+
+// Task is a running coroutine, and a Future of its result: it can be
+// awaited, gathered, given done callbacks and cancelled.
+type Task[T any] struct {
+	coro
+	result *future.Future[T]
+	body   func(Yield) (T, error)
+	value  T
+	err    error
+}
+
+// coro is the part of a task that does not depend on its result type, so
+// that Yield can point at it.
+type coro struct {
+	loop       *loop.Loop
+	next       func() (future.Waitable, bool)
+	stop       func()
+	waiting    future.Waitable // what the body awaits now (asyncio's _fut_waiter)
+	mustCancel bool            // deliver a cancellation at the next resume
+	resumeErr  error           // what the pending Await returns instead of its result
+	unregister func()
+}
+
+// PanicError is the error of a task whose body panicked. Stack is the
+// body's own stack at the panic: iter.Pull would re-panic in the loop's
+// goroutine and lose it.
+type PanicError struct {
+	Value any
+	Stack []byte
+}
+
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("task: body panicked: %v\n%s", e.Value, e.Stack)
+}
+
+// errStopped unwinds a body whose loop closed; see Yield.suspend.
+var errStopped = errors.New("task: stopped because its loop closed")
+
+// Spawn starts body as a task on l. The body starts on the loop's next
+// turn, not inside Spawn.
+func Spawn[T any](l *loop.Loop, body func(y Yield) (T, error)) *Task[T] {
+	t := &Task[T]{coro: coro{loop: l}, result: future.New[T](l), body: body}
+	t.unregister = l.OnClose(t.stopOnClose)
+	l.CallSoon(t.step)
+	return t
+}
+
+// Run spawns body on l, runs the loop until it finishes, and returns its
+// result: the chapter's loop.run_until_complete(crawler.crawl()).
+func Run[T any](l *loop.Loop, body func(y Yield) (T, error)) (T, error) {
+	t := Spawn(l, body)
+	if err := l.RunUntilComplete(t); err != nil {
+		var zero T
+		return zero, err
+	}
+	return t.Result()
+}
+
+// step runs the body until its next Await or its end: the chapter's
+// Task.step. It is always called by the loop, as a callback.
+func (t *Task[T]) step() {
+	if t.result.Done() {
+		return
+	}
+	if t.next == nil {
+		if t.mustCancel { // cancelled before it ever ran
+			t.finish(*new(T), future.ErrCancelled)
+			return
+		}
+		t.next, t.stop = iter.Pull(t.run)
+	}
+	if t.mustCancel {
+		t.mustCancel = false
+		t.resumeErr = future.ErrCancelled
+	}
+	w, running := t.next()
+	if !running {
+		t.finish(t.value, t.err)
+		return
+	}
+	t.waiting = w
+	w.OnDone(t.wakeup)
+}
+
+func (t *Task[T]) wakeup() {
+	t.waiting = nil
+	t.step()
+}
+
+// run is the coroutine: it calls the body and keeps its outcome. A panic is
+// caught here, inside the coroutine, where its stack is still intact.
+func (t *Task[T]) run(yield func(future.Waitable) bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			if p == errStopped {
+				t.err = loop.ErrClosed
+				return
+			}
+			t.err = &PanicError{Value: p, Stack: debug.Stack()}
+		}
+	}()
+	t.value, t.err = t.body(Yield{c: &t.coro, yield: yield})
+}
+
+// finish completes the task's future. A body that returns a cancellation
+// error leaves its task cancelled, as a CancelledError escaping an asyncio
+// coroutine does.
+func (t *Task[T]) finish(v T, err error) {
+	t.unregister()
+	if t.stop != nil {
+		t.stop()
+	}
+	switch {
+	case errors.Is(err, future.ErrCancelled):
+		t.result.Cancel()
+	case err != nil:
+		t.result.SetError(err)
+	default:
+		t.result.SetResult(v)
+	}
+}
+
+// stopOnClose ends a task whose loop is closing: the suspended body is
+// unwound (its defers run) and the task fails with loop.ErrClosed.
+func (t *Task[T]) stopOnClose() {
+	if t.result.Done() {
+		return
+	}
+	if t.stop != nil {
+		t.stop()
+	}
+	t.result.SetError(loop.ErrClosed)
+}
+
+// Cancel asks the task to stop. The Await it is suspended in returns an
+// error matching future.ErrCancelled (if it awaits another task, that task
+// is cancelled too); the body may clean up and return it, or handle it and
+// go on. A task cancelled before its first step never runs its body.
+// Cancel reports false if the task is already done.
+func (t *Task[T]) Cancel() bool {
+	if t.result.Done() {
+		return false
+	}
+	if t.waiting != nil && t.waiting.Cancel() {
+		return true
+	}
+	t.mustCancel = true
+	return true
+}
+
+// Done reports whether the task has finished.
+func (t *Task[T]) Done() bool { return t.result.Done() }
+
+// Cancelled reports whether the task ended cancelled.
+func (t *Task[T]) Cancelled() bool { return t.result.Cancelled() }
+
+// Result returns the body's result, future.ErrNotDone while it runs.
+func (t *Task[T]) Result() (T, error) { return t.result.Result() }
+
+// Err returns the body's error alone.
+func (t *Task[T]) Err() error { return t.result.Err() }
+
+// OnDone schedules fn when the task finishes.
+func (t *Task[T]) OnDone(fn func()) { t.result.OnDone(fn) }
+
+// AddDoneCallback schedules fn(t) when the task finishes.
+func (t *Task[T]) AddDoneCallback(fn func(*Task[T])) { t.result.OnDone(func() { fn(t) }) }
+
+var _ future.Awaitable[int] = (*Task[int])(nil)
