@@ -1,0 +1,67 @@
+package site
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Config sets the size and shape of the site. The zero value is usable: each zero
+// field takes its default.
+type Config struct {
+	// Pages is the approximate number of HTML pages (default 200). Books make up most
+	// of them; the category lists, the home page and the fixed pages are the rest.
+	Pages int
+	// FanOut is the number of books on one category list page (default 20).
+	FanOut int
+	// Depth is the number of list pages per category, i.e. how long each chain of
+	// "next" links is (default 3). A breadth-first crawl goes Depth+2 levels down, so
+	// Depth trades a wide, shallow site for a narrow, deep one.
+	Depth int
+	// Seed picks titles, which category lists which book and which books are related.
+	// Sites with equal Configs are identical.
+	Seed int64
+	// CrawlDelay, when positive, is announced in robots.txt as "Crawl-delay" for every
+	// agent. It is off by default so that crawls run at full speed.
+	CrawlDelay time.Duration
+	// Public allows Start to listen on a non-loopback address. Off by default: a test
+	// site should never be reachable from another machine by accident.
+	Public bool
+}
+
+// ErrConfig is wrapped by every error that Start returns for a bad Config or address,
+// as opposed to a failure to listen.
+var ErrConfig = errors.New("site: invalid configuration")
+
+// Limits that keep a typo from allocating a site the size of the web.
+const (
+	maxPages  = 1_000_000
+	maxFanOut = 1000
+	maxDepth  = 1000
+)
+
+// withDefaults returns cfg with zero fields replaced by their defaults, or an error
+// when a field is out of range.
+func (cfg Config) withDefaults() (Config, error) {
+	if cfg.Pages == 0 {
+		cfg.Pages = 200
+	}
+	if cfg.FanOut == 0 {
+		cfg.FanOut = 20
+	}
+	if cfg.Depth == 0 {
+		cfg.Depth = 3
+	}
+	// One error at a time, on one line: cmd/site prints it as is.
+	switch {
+	case cfg.Pages < 1 || cfg.Pages > maxPages:
+		return cfg, fmt.Errorf("%w: pages must be between 1 and %d, not %d", ErrConfig, maxPages, cfg.Pages)
+	case cfg.FanOut < 1 || cfg.FanOut > maxFanOut:
+		return cfg, fmt.Errorf("%w: fan-out must be between 1 and %d, not %d", ErrConfig, maxFanOut, cfg.FanOut)
+	case cfg.Depth < 1 || cfg.Depth > maxDepth:
+		return cfg, fmt.Errorf("%w: depth must be between 1 and %d, not %d", ErrConfig, maxDepth, cfg.Depth)
+	case cfg.CrawlDelay < 0:
+		return cfg, fmt.Errorf("%w: crawl delay must not be negative, not %v", ErrConfig, cfg.CrawlDelay)
+	}
+	return cfg, nil
+}
