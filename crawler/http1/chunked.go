@@ -1,0 +1,162 @@
+package http1
+
+import (
+	"bytes"
+	"slices"
+)
+
+// The chunked coding (RFC 9112 §7.1) lets a server stream a body whose
+// length it does not know in advance:
+//
+//	1a;ext=ignored\r\n        chunk size in hex, optional extensions
+//	...26 bytes of data...\r\n
+//	0\r\n                     the last chunk has size zero
+//	Trailer-Field: value\r\n  optional trailer fields
+//	\r\n
+//
+// readChunked handles the first three states; the trailer section is read
+// like the head, by readTrailer.
+
+// maxChunkLine bounds a chunk-size line. The size needs at most 16 hex
+// digits; the rest would be extensions, which nothing we fetch uses.
+const maxChunkLine = 4 << 10
+
+func (p *Parser) readChunked(b []byte) (int, error) {
+	switch p.state {
+	case stateChunkSize:
+		line, n, ok, err := p.readChunkLine(b)
+		if !ok || err != nil {
+			return n, err
+		}
+		size, err := parseChunkSize(line)
+		if err != nil {
+			return n, err
+		}
+		if size == 0 {
+			p.state = stateTrailer
+			return n, nil
+		}
+		// Refuse as soon as the size is announced, before reading data
+		// that could never be used.
+		if size > p.lim.MaxBodyBytes-int64(len(p.body)) {
+			return n, errorf(ErrBodyTooLarge, "chunked body larger than %d bytes", p.lim.MaxBodyBytes)
+		}
+		p.reserve(int(min(size, maxPrealloc)))
+		p.remaining = size
+		p.state = stateChunkData
+		return n, nil
+
+	case stateChunkData:
+		k := len(b)
+		if int64(k) > p.remaining {
+			k = int(p.remaining)
+		}
+		p.body = append(p.body, b[:k]...)
+		if p.remaining -= int64(k); p.remaining == 0 {
+			p.state = stateChunkEnd
+		}
+		return k, nil
+
+	default: // stateChunkEnd: the CRLF, or bare LF, after the data
+		switch {
+		case b[0] == '\r' && !p.sawCR:
+			p.sawCR = true
+		case b[0] == '\n':
+			p.sawCR = false
+			p.state = stateChunkSize
+		default:
+			return 0, errorf(ErrProtocol, "chunk data longer than its size, or missing CRLF after it")
+		}
+		return 1, nil
+	}
+}
+
+// minChunkedBody is the first capacity reserved for a chunked body. Servers
+// often send a page in chunks of a few hundred bytes; starting small would
+// mean reallocating at every one of the first few.
+const minChunkedBody = 4 << 10
+
+// reserve makes room in p.body for n more bytes. The capacity at least
+// doubles each time, so a body arriving in many small chunks is copied a
+// logarithmic number of times, never once per chunk; it never exceeds the
+// body limit, which the caller has checked len+n against.
+func (p *Parser) reserve(n int) {
+	if cap(p.body)-len(p.body) >= n {
+		return
+	}
+	want := min(max(2*int64(cap(p.body)), int64(len(p.body)+n), minChunkedBody), p.lim.MaxBodyBytes)
+	p.body = slices.Grow(p.body, int(want)-len(p.body))
+}
+
+// readChunkLine returns the next line of b without its line ending, and
+// how much of b it used. A line split across Feeds is gathered in
+// p.chunkLine; ok is false until it is complete.
+func (p *Parser) readChunkLine(b []byte) (line []byte, n int, ok bool, err error) {
+	i := bytes.IndexByte(b, '\n')
+	if i < 0 {
+		if len(p.chunkLine)+len(b) > maxChunkLine {
+			return nil, 0, false, errorf(ErrProtocol, "chunk size line longer than %d bytes", maxChunkLine)
+		}
+		p.chunkLine = append(p.chunkLine, b...)
+		return nil, len(b), false, nil
+	}
+	line = b[:i]
+	if len(p.chunkLine) > 0 {
+		p.chunkLine = append(p.chunkLine, line...)
+		line = p.chunkLine
+		p.chunkLine = p.chunkLine[:0] // line stays valid until the next append
+	}
+	if len(line) > maxChunkLine {
+		return nil, 0, false, errorf(ErrProtocol, "chunk size line longer than %d bytes", maxChunkLine)
+	}
+	return bytes.TrimSuffix(line, []byte("\r")), i + 1, true, nil
+}
+
+// parseChunkSize reads "1a" or "1a;name=value" or "1a ; name". Extensions
+// are skipped: none changes how the data is read. Strict where parsers
+// have been known to disagree (the root of request smuggling): no sign, no
+// "0x", no empty size, no overflow, no control bytes.
+func parseChunkSize(line []byte) (int64, error) {
+	var size int64
+	i := 0
+	for ; i < len(line); i++ {
+		d := unhex(line[i])
+		if d < 0 {
+			break
+		}
+		if size > (1<<63-1)>>4 {
+			return 0, errorf(ErrProtocol, "chunk size %s overflows", quote(string(line)))
+		}
+		size = size<<4 | int64(d)
+	}
+	rest := line[i:]
+	for len(rest) > 0 && isOWS(rest[0]) {
+		rest = rest[1:]
+	}
+	if i == 0 || len(rest) > 0 && rest[0] != ';' || hasControl(rest) {
+		return 0, errorf(ErrProtocol, "bad chunk size line %s", quote(string(line)))
+	}
+	return size, nil
+}
+
+func unhex(c byte) int {
+	switch {
+	case '0' <= c && c <= '9':
+		return int(c - '0')
+	case 'a' <= c && c <= 'f':
+		return int(c - 'a' + 10)
+	case 'A' <= c && c <= 'F':
+		return int(c - 'A' + 10)
+	}
+	return -1
+}
+
+// hasControl reports a control byte other than HTAB, a bare CR among them.
+func hasControl(b []byte) bool {
+	for _, c := range b {
+		if c < ' ' && c != '\t' || c == 0x7f {
+			return true
+		}
+	}
+	return false
+}

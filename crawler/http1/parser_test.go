@@ -1,0 +1,145 @@
+package http1_test
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+
+	"loopkit/crawler/http1"
+)
+
+// Two pipelined responses arrive in one read: Feed stops at the end of the
+// first and says where that is; after Reset the rest is the second.
+func TestPipelinedResponses(t *testing.T) {
+	first := "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nfirst"
+	second := "HTTP/1.1 404 Not Found\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked("sec", "ond")
+	buf := []byte(first + second)
+
+	p := http1.NewParser("GET", http1.Limits{})
+	n, err := p.Feed(buf)
+	if err != nil || !p.Done() || n != len(first) {
+		t.Fatalf("first: used %d, done %v, err %v; want %d, true, nil", n, p.Done(), err, len(first))
+	}
+	resp1 := p.Response()
+
+	if m, _ := p.Feed(buf[n:]); m != 0 {
+		t.Errorf("Feed after Done used %d bytes; it must wait for Reset", m)
+	}
+
+	p.Reset("GET")
+	if p.Done() || p.Started() || p.Response() != nil {
+		t.Fatal("Reset left state from the first response")
+	}
+	m, err := p.Feed(buf[n:])
+	if err != nil || !p.Done() || m != len(second) {
+		t.Fatalf("second: used %d, done %v, err %v", m, p.Done(), err)
+	}
+	resp2 := p.Response()
+	if resp2.StatusCode != 404 || string(resp2.Body) != "second" {
+		t.Errorf("second response: %s", describe(resp2))
+	}
+	// The first Response belongs to the caller: parsing the second must
+	// not have reused its memory.
+	if resp1.StatusCode != 200 || string(resp1.Body) != "first" || resp1.Header.Get("content-length") != "5" {
+		t.Errorf("first response changed after Reset: %s", describe(resp1))
+	}
+}
+
+// Started tells the client whether a failed request may be retried on a
+// new connection: only when the server sent nothing at all.
+func TestStarted(t *testing.T) {
+	p := http1.NewParser("GET", http1.Limits{})
+	if p.Started() {
+		t.Fatal("Started before any byte")
+	}
+	p.Feed(nil)
+	if p.Started() {
+		t.Fatal("Started after an empty read")
+	}
+	err := p.CloseInput()
+	if !errors.Is(err, http1.ErrTruncated) || p.Started() {
+		t.Fatalf("EOF on an idle connection: err %v, Started %v", err, p.Started())
+	}
+
+	p = http1.NewParser("GET", http1.Limits{})
+	p.Feed([]byte("H"))
+	if !p.Started() {
+		t.Fatal("not Started after one byte")
+	}
+	if err := p.CloseInput(); !errors.Is(err, http1.ErrTruncated) {
+		t.Fatalf("EOF after one byte: %v", err)
+	}
+}
+
+// Once Feed has failed, the parser keeps failing the same way: a caller
+// that misses one error cannot go on reading garbage as a response.
+func TestErrorIsSticky(t *testing.T) {
+	p := http1.NewParser("GET", http1.Limits{})
+	_, err := p.Feed([]byte("HTTP/1.1 200 OK\r\nBad Name: x\r\n\r\n"))
+	if !errors.Is(err, http1.ErrProtocol) {
+		t.Fatalf("err %v", err)
+	}
+	if _, again := p.Feed([]byte("HTTP/1.1 200 OK\r\n\r\n")); again != err {
+		t.Errorf("Feed after an error: %v, want %v", again, err)
+	}
+	if again := p.CloseInput(); again != err {
+		t.Errorf("CloseInput after an error: %v, want %v", again, err)
+	}
+	if p.Done() || p.Response() != nil {
+		t.Error("Done or a Response after an error")
+	}
+}
+
+func TestResponseBeforeDone(t *testing.T) {
+	p := http1.NewParser("GET", http1.Limits{})
+	p.Feed([]byte("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhel"))
+	if p.Done() || p.Response() != nil {
+		t.Fatal("a response before its body arrived")
+	}
+	if _, err := p.Feed([]byte("lo")); err != nil || !p.Done() {
+		t.Fatalf("err %v, done %v", err, p.Done())
+	}
+	if err := p.CloseInput(); err != nil {
+		t.Errorf("EOF after a complete response: %v", err)
+	}
+}
+
+// The limits are inclusive: exactly at the limit is accepted, one byte
+// more is refused, whether the body is framed by length, by chunks, by
+// the close, or expands from gzip.
+func TestLimitsAreInclusive(t *testing.T) {
+	const limit = 50
+	lim := http1.Limits{MaxHeaderBytes: limit, MaxBodyBytes: limit}
+	bodies := map[string]func(n int) string{
+		"Content-Length": func(n int) string {
+			return okStatus + "Content-Length: " + strconv.Itoa(n) + "\r\n\r\n" + strings.Repeat("a", n)
+		},
+		"chunked": func(n int) string {
+			return okStatus + "Transfer-Encoding: chunked\r\n\r\n" + chunked(strings.Repeat("a", n/2), strings.Repeat("a", n-n/2))
+		},
+		"close": func(n int) string { return okStatus + "\r\n" + strings.Repeat("a", n) },
+		"gzip": func(n int) string {
+			return okStatus + "Content-Encoding: gzip\r\n\r\n" + gzipped(strings.Repeat("a", n))
+		},
+	}
+	for name, body := range bodies {
+		if got := parsePieces("GET", lim, oneRead(body(limit))); got.err != nil || len(got.resp.Body) != limit {
+			t.Errorf("%s: a body of exactly the limit: err %v", name, got.err)
+		}
+		if got := parsePieces("GET", lim, oneRead(body(limit+1))); !errors.Is(got.err, http1.ErrBodyTooLarge) {
+			t.Errorf("%s: a body one byte over the limit: err %v", name, got.err)
+		}
+	}
+
+	head := func(n int) string { // a head of exactly n bytes
+		h := okStatus + "X: \r\n\r\n"
+		return okStatus + "X: " + strings.Repeat("a", n-len(h)) + "\r\n\r\n"
+	}
+	if got := parsePieces("HEAD", lim, oneRead(head(limit))); got.err != nil {
+		t.Errorf("a head of exactly the limit: %v", got.err)
+	}
+	if got := parsePieces("HEAD", lim, oneRead(head(limit+1))); !errors.Is(got.err, http1.ErrHeaderTooLarge) {
+		t.Errorf("a head one byte over the limit: %v", got.err)
+	}
+}
