@@ -1,0 +1,204 @@
+package http1
+
+import (
+	"errors"
+	"fmt"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"golang.org/x/net/idna"
+)
+
+// Target is a URL taken apart the way a request needs it: what the dialer
+// connects to, and what the request head says.
+type Target struct {
+	Scheme string // always "http"
+	// Host is the Host header value: the host name, with ":port" only
+	// when the port is not 80, an IPv6 literal in brackets (without a
+	// zone: the zone means something only on this machine).
+	Host string
+	// Hostname is what to resolve or dial: lower case, no brackets, no
+	// port, a Unicode name converted to its ASCII (Punycode) form.
+	Hostname string
+	Port     int
+	// RequestURI is the request-target in origin form (RFC 9112 §3.2.1):
+	// the escaped path and query, "/" for an empty path. Never the
+	// fragment, which stays in the browser, nor the userinfo.
+	RequestURI string
+}
+
+// String returns the URL the request goes to, as the server will see it:
+// without userinfo or fragment, escaped, default port omitted.
+func (t Target) String() string {
+	return t.Scheme + "://" + t.Host + t.RequestURI
+}
+
+// ParseTarget parses an absolute http URL. The userinfo ("user:pass@") is
+// dropped: a request line has no place for it, and the crawler does not
+// turn credentials found in scraped links into Authorization headers for
+// whatever server those links name. The fragment is dropped too: it is
+// for the browser, never sent.
+func ParseTarget(raw string) (Target, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return Target{}, fmt.Errorf("http1: %w", err)
+	}
+	switch u.Scheme {
+	case "http":
+	case "https":
+		return Target{}, fmt.Errorf("http1: %q: https is not supported (loopkit speaks plain HTTP/1.1 only)", raw)
+	case "":
+		return Target{}, fmt.Errorf("http1: %q is not an absolute URL", raw)
+	default:
+		return Target{}, fmt.Errorf("http1: %q: unsupported scheme %q", raw, u.Scheme)
+	}
+	if u.Opaque != "" || u.Hostname() == "" {
+		return Target{}, fmt.Errorf("http1: %q has no host", raw)
+	}
+	port := 80
+	if p := u.Port(); p != "" {
+		// url.Parse has checked it is all digits, not its range.
+		if port, err = strconv.Atoi(p); err != nil || port < 1 || port > 65535 {
+			return Target{}, fmt.Errorf("http1: %q: bad port %q", raw, p)
+		}
+	}
+	hostname, host, err := hostnames(u.Hostname())
+	if err != nil {
+		return Target{}, fmt.Errorf("http1: %q: bad host: %w", raw, err)
+	}
+	if port != 80 {
+		host += ":" + strconv.Itoa(port)
+	}
+	target := u.EscapedPath()
+	if target == "" {
+		target = "/"
+	}
+	if u.RawQuery != "" || u.ForceQuery {
+		target += "?" + escapeQuery(u.RawQuery)
+	}
+	return Target{Scheme: "http", Host: host, Hostname: hostname, Port: port, RequestURI: target}, nil
+}
+
+// hostnames returns the name to dial and the name for the Host header,
+// which differ in two cases. An IPv6 literal is dialed with its zone
+// ("fe80::1%eth0") but sent in brackets and without it: the zone means
+// something only on this machine. A Unicode name is converted to Punycode
+// (IDNA, RFC 5891) for both, since neither DNS nor a Host header carries
+// UTF-8.
+func hostnames(name string) (dial, header string, err error) {
+	if strings.Contains(name, ":") { // only an IPv6 literal has colons
+		addr, err := netip.ParseAddr(name)
+		if err != nil {
+			return "", "", err
+		}
+		return addr.String(), "[" + addr.WithZone("").String() + "]", nil
+	}
+	for i := 0; i < len(name); i++ {
+		if name[i] >= 0x80 {
+			if name, err = idna.Lookup.ToASCII(name); err != nil {
+				return "", "", err
+			}
+			break
+		}
+	}
+	name = strings.ToLower(name)
+	return name, name, nil
+}
+
+// escapeQuery percent-encodes what url.Parse leaves raw in a query but a
+// request line cannot carry: spaces and controls (they would end the
+// request-target), non-ASCII bytes, the characters RFC 3986 excludes, and a
+// "%" that does not start an escape. Existing escapes are kept as they are:
+// "a%2Bb" and "a+b" may mean different things to the server.
+func escapeQuery(q string) string {
+	i := 0
+	for i < len(q) && !queryNeedsEscape(q, i) {
+		i++
+	}
+	if i == len(q) {
+		return q // the common case: nothing to escape, nothing allocated
+	}
+	const hex = "0123456789ABCDEF"
+	b := make([]byte, 0, len(q)+16)
+	b = append(b, q[:i]...)
+	for ; i < len(q); i++ {
+		if c := q[i]; queryNeedsEscape(q, i) {
+			b = append(b, '%', hex[c>>4], hex[c&15])
+		} else {
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
+
+func queryNeedsEscape(q string, i int) bool {
+	switch c := q[i]; {
+	case c <= ' ' || c >= 0x7f:
+		return true
+	case c == '%':
+		return i+2 >= len(q) || unhex(q[i+1]) < 0 || unhex(q[i+2]) < 0
+	default:
+		return strings.IndexByte(`"<>\^`+"`{|}", c) >= 0
+	}
+}
+
+// AppendRequest appends a request head for a body-less request (GET,
+// HEAD) to dst: the request line, Host from t, the fields of h in order,
+// and the empty line.
+//
+// It returns an error, and dst unchanged, when a value would break the
+// framing: a CR or LF in a field value would let whoever supplied it (a
+// flag, a config file, a page) inject headers or a second request. A
+// check helper that callers may forget would not protect anyone; scanning
+// a few hundred bytes costs nothing next to a network round trip. A Host
+// field in h is refused too: set Target.Host instead, so there is one.
+func AppendRequest(dst []byte, method string, t Target, h Header) ([]byte, error) {
+	if !isToken(method) {
+		return dst, fmt.Errorf("http1: invalid method %q", method)
+	}
+	if !isVisibleASCII(t.RequestURI) {
+		return dst, fmt.Errorf("http1: invalid request target %q", t.RequestURI)
+	}
+	if !isVisibleASCII(t.Host) {
+		return dst, fmt.Errorf("http1: invalid Host %q", t.Host)
+	}
+	for _, f := range h {
+		switch {
+		case !isToken(f.Name):
+			return dst, fmt.Errorf("http1: invalid header name %q", f.Name)
+		case strings.EqualFold(f.Name, "Host"):
+			return dst, errors.New("http1: set Target.Host instead of a Host field")
+		case strings.ContainsAny(f.Value, "\r\n\x00"):
+			return dst, fmt.Errorf("http1: value of header %s contains CR, LF or NUL", f.Name)
+		}
+	}
+	dst = append(dst, method...)
+	dst = append(dst, ' ')
+	dst = append(dst, t.RequestURI...)
+	dst = append(dst, " HTTP/1.1\r\nHost: "...)
+	dst = append(dst, t.Host...)
+	dst = append(dst, "\r\n"...)
+	for _, f := range h {
+		dst = append(dst, f.Name...)
+		dst = append(dst, ": "...)
+		dst = append(dst, f.Value...)
+		dst = append(dst, "\r\n"...)
+	}
+	return append(dst, "\r\n"...), nil
+}
+
+// isVisibleASCII reports a non-empty string of printable ASCII without
+// spaces, what a request-target and a Host value are made of.
+func isVisibleASCII(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] <= ' ' || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
