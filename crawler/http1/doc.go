@@ -14,8 +14,21 @@
 //     connection may carry another one;
 //   - [Charset] and [MediaType] say how to read the body that came back.
 //
-// The connection state machine and the keep-alive pool, which drive these
-// functions from the event loop, live in the same package.
+// On top of the wire layer sits the client, driven by the event loop:
+//
+//   - [Client.Do] returns a future of a [Reply]; [Client.Get] awaits one
+//     from inside a task;
+//   - each connection (conn.go) is a small state machine run by the loop's
+//     readiness callbacks — dialing, writing, reading, idle — with one
+//     reader for its whole life and one timer whose meaning follows its
+//     state, so a connection costs a struct, a parser and a socket, not a
+//     goroutine or a coroutine stack;
+//   - the pool (pool.go) keeps connections per host:port, reuses the newest
+//     idle one, queues requests when a host is at its cap, and retries once
+//     a request whose pooled connection turned out to be dead;
+//   - every timeout (connect, read, write, pool, total) is a loop timer, and
+//     the error says which one fired ([TimeoutError]);
+//   - DNS runs in the loop's executor, behind a small TTL cache.
 //
 // Why an incremental parser: a non-blocking socket hands over whatever the
 // kernel has, a few bytes or several pipelined responses at once. A parser

@@ -1,0 +1,168 @@
+package http1
+
+import (
+	"errors"
+	"strconv"
+	"time"
+
+	"loopkit/future"
+	"loopkit/loop"
+)
+
+// Options configure a Client. Zero fields take the defaults in brackets.
+type Options struct {
+	// UserAgent names the client and, for a crawler, how to reach its
+	// operator. ["loopkit/0.1 (+https://example.invalid/loopkit)"]
+	UserAgent string
+	// Accept is the Accept field. [text/html and XML first, then anything]
+	Accept string
+	// MaxConnsPerHost caps open connections to one host:port. [16]
+	MaxConnsPerHost int
+	// IdleTimeout closes a pooled connection unused for this long. [30s]
+	IdleTimeout time.Duration
+	// The timeouts. Connect covers one TCP handshake; Read is the longest
+	// silence between two reads (not the whole response); Write the longest
+	// stall while sending; Pool the wait for a free connection when the
+	// host is at its cap; Total the whole request, everything included.
+	ConnectTimeout time.Duration // [10s]
+	ReadTimeout    time.Duration // [30s]
+	WriteTimeout   time.Duration // [10s]
+	PoolTimeout    time.Duration // [30s]
+	TotalTimeout   time.Duration // [2m]
+	// Limits bound the size of a response.
+	Limits Limits
+	// DNSTTL is how long a resolved host is remembered. [1m]
+	DNSTTL time.Duration
+}
+
+func (o Options) withDefaults() Options {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	if o.UserAgent == "" {
+		o.UserAgent = "loopkit/0.1 (+https://example.invalid/loopkit)"
+	}
+	if o.Accept == "" {
+		o.Accept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+	}
+	if o.MaxConnsPerHost <= 0 {
+		o.MaxConnsPerHost = 16
+	}
+	def(&o.IdleTimeout, 30*time.Second)
+	def(&o.ConnectTimeout, 10*time.Second)
+	def(&o.ReadTimeout, 30*time.Second)
+	def(&o.WriteTimeout, 10*time.Second)
+	def(&o.PoolTimeout, 30*time.Second)
+	def(&o.TotalTimeout, 2*time.Minute)
+	def(&o.DNSTTL, time.Minute)
+	o.Limits = o.Limits.withDefaults()
+	return o
+}
+
+// ErrClientClosed fails requests still in flight when the Client closes.
+var ErrClientClosed = errors.New("http1: client closed")
+
+// Client is an HTTP/1.1 client on one event loop: a keep-alive pool per
+// host:port, a DNS cache, and one small state machine per connection,
+// driven by the loop's readiness callbacks. No goroutine and no coroutine
+// stack per connection: an idle connection costs its socket, a struct and
+// a parser, which is what lets thousands stay open.
+//
+// Like everything on a loop, a Client is used only from the loop's
+// goroutine.
+type Client struct {
+	loop    *loop.Loop
+	opts    Options
+	fields  Header // sent with every request
+	pools   map[string]*hostPool
+	dns     *dnsCache
+	readBuf []byte // shared: every read is consumed by its parser at once
+	closed  bool
+}
+
+// NewClient returns a client on l.
+func NewClient(l *loop.Loop, opts Options) *Client {
+	opts = opts.withDefaults()
+	return &Client{
+		loop: l,
+		opts: opts,
+		fields: Header{
+			{"User-Agent", opts.UserAgent},
+			{"Accept", opts.Accept},
+			{"Accept-Encoding", "gzip"},
+		},
+		pools:   make(map[string]*hostPool),
+		dns:     newDNSCache(l, opts.DNSTTL),
+		readBuf: make([]byte, 64<<10),
+	}
+}
+
+// Request is what to fetch. Method defaults to GET.
+type Request struct {
+	Method string
+	URL    string
+	Header Header // extra fields, after the client's own
+}
+
+// Timings says when each phase of a request ended, measured from the
+// moment Do was called. DNS and Connect are zero on a reused connection.
+type Timings struct {
+	DNS, Connect, Written, FirstByte, Done time.Duration
+}
+
+// Reply is a Response together with what the client learnt getting it.
+type Reply struct {
+	*Response
+	URL     string // the URL requested (redirects are not followed)
+	Timings Timings
+	Reused  bool // came over a pooled keep-alive connection
+	Retried bool // a stale pooled connection failed and a fresh one was used
+}
+
+// Charset names the charset to decode the body with (see Charset).
+func (r *Reply) Charset() string {
+	return Charset(r.Header.Get("Content-Type"), r.Body)
+}
+
+// Do sends req and returns a future of its reply. Redirects are returned,
+// not followed: the crawler follows them itself, to filter and merge them.
+// Cancelling the future aborts the request and closes its connection.
+func (c *Client) Do(req Request) *future.Future[*Reply] {
+	ex := newExchange(c, req)
+	if ex.result.Done() {
+		return ex.result
+	}
+	ex.pool = c.poolFor(ex.target)
+	ex.pool.acquire(ex)
+	return ex.result
+}
+
+// Close closes every connection. Requests in flight fail with ErrClientClosed.
+func (c *Client) Close() {
+	c.closed = true
+	for key, p := range c.pools {
+		p.closeAll(ErrClientClosed)
+		delete(c.pools, key)
+	}
+}
+
+// OpenConns is the number of open connections, busy and idle.
+func (c *Client) OpenConns() int {
+	n := 0
+	for _, p := range c.pools {
+		n += p.open
+	}
+	return n
+}
+
+func (c *Client) poolFor(t Target) *hostPool {
+	key := t.Hostname + ":" + strconv.Itoa(t.Port)
+	p := c.pools[key]
+	if p == nil {
+		p = &hostPool{client: c, hostname: t.Hostname, port: t.Port, conns: make(map[*conn]struct{})}
+		c.pools[key] = p
+	}
+	return p
+}

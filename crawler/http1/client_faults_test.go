@@ -1,0 +1,219 @@
+package http1_test
+
+import (
+	"bufio"
+	"errors"
+	"net"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"loopkit/crawler/http1"
+	"loopkit/future"
+	"loopkit/task"
+)
+
+// Each malformed response fails with an error of the right kind, and the
+// connection that carried it is closed, never pooled.
+func TestMalformedResponsesFailWithTheirKind(t *testing.T) {
+	cases := []struct {
+		name, resp string
+		kind       error
+		mention    string
+	}{
+		{"bad status line", "HTTP/1.1 OK\r\n\r\n", http1.ErrProtocol, "status"},
+		{"not HTTP at all", "SSH-2.0-OpenSSH_9.6\r\n", http1.ErrProtocol, ""},
+		{"header over the limit", "HTTP/1.1 200 OK\r\nX-Big: " + strings.Repeat("a", 70<<10) + "\r\n\r\n", http1.ErrHeaderTooLarge, ""},
+		{"conflicting Content-Length", "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!", http1.ErrProtocol, "Content-Length"},
+		{"truncated body", "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly this", http1.ErrTruncated, "body"},
+		{"truncated chunk", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n10\r\nshort", http1.ErrTruncated, "chunk"},
+		{"body over the limit", "HTTP/1.1 200 OK\r\nContent-Length: 2000000\r\n\r\n" + strings.Repeat("x", 2000000), http1.ErrBodyTooLarge, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			url := rawServer(t, answer(tc.resp))
+			l, c := onLoop(t, http1.Options{Limits: http1.Limits{MaxBodyBytes: 1 << 20}})
+			_, err := get(t, l, c, url)
+			if !errors.Is(err, tc.kind) || !strings.Contains(err.Error(), tc.mention) {
+				t.Fatalf("got %v, want %v mentioning %q", err, tc.kind, tc.mention)
+			}
+			if n := c.OpenConns(); n != 0 {
+				t.Fatalf("%d connections kept after a bad response", n)
+			}
+		})
+	}
+}
+
+func TestResetMidBody(t *testing.T) {
+	url := rawServer(t, func(c net.Conn, r *bufio.Reader) {
+		readRequest(r)
+		c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\nhalf of it"))
+		time.Sleep(20 * time.Millisecond)
+		c.(*net.TCPConn).SetLinger(0) // close with RST
+	})
+	l, c := onLoop(t, http1.Options{})
+	_, err := get(t, l, c, url)
+	if err == nil || !(strings.Contains(err.Error(), "reset") || errors.Is(err, http1.ErrTruncated)) {
+		t.Fatalf("got %v, want a reset", err)
+	}
+}
+
+// dribble writes a 10-byte body one byte every 100 ms.
+func dribble(c net.Conn, r *bufio.Reader) {
+	readRequest(r)
+	c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n"))
+	for range 10 {
+		time.Sleep(100 * time.Millisecond)
+		if _, err := c.Write([]byte("x")); err != nil {
+			return
+		}
+	}
+}
+
+// The read timeout is between bytes, not for the whole response: a server
+// that dribbles a byte every 100 ms passes a 300 ms read timeout, and is
+// stopped only by the total deadline.
+func TestDribblingServerReadTimeoutVersusTotalDeadline(t *testing.T) {
+	url := rawServer(t, dribble)
+	l, c := onLoop(t, http1.Options{ReadTimeout: 300 * time.Millisecond})
+	r, err := get(t, l, c, url)
+	if err != nil || string(r.Body) != "xxxxxxxxxx" {
+		t.Fatalf("read timeout between bytes: %v", err)
+	}
+	l2, c2 := onLoop(t, http1.Options{ReadTimeout: 300 * time.Millisecond, TotalTimeout: 400 * time.Millisecond})
+	_, err = get(t, l2, c2, url)
+	var te *http1.TimeoutError
+	if !errors.As(err, &te) || te.Phase != "total" {
+		t.Fatalf("got %v, want a total timeout", err)
+	}
+}
+
+func TestServerThatNeverAnswersHitsTheReadTimeout(t *testing.T) {
+	url := rawServer(t, func(c net.Conn, r *bufio.Reader) {
+		readRequest(r)
+		time.Sleep(2 * time.Second)
+	})
+	l, c := onLoop(t, http1.Options{ReadTimeout: 100 * time.Millisecond})
+	_, err := get(t, l, c, url)
+	var te *http1.TimeoutError
+	if !errors.As(err, &te) || te.Phase != "read" || !errors.Is(err, http1.ErrTimeout) {
+		t.Fatalf("got %v, want a read timeout", err)
+	}
+}
+
+// A server answers one request per connection and then, on the next
+// request, closes without a word — the race every keep-alive client meets
+// when a server's idle timeout fires just as a request is sent. The client
+// retries that request once on a fresh connection.
+func TestStaleKeepAliveConnectionIsRetriedOnce(t *testing.T) {
+	var conns atomic.Int64
+	url := rawServer(t, func(c net.Conn, r *bufio.Reader) {
+		conns.Add(1)
+		if _, err := readRequest(r); err != nil {
+			return
+		}
+		c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"))
+		readRequest(r) // the second request: dropped
+	})
+	l, c := onLoop(t, http1.Options{})
+	first, err := get(t, l, c, url)
+	if err != nil || first.Retried {
+		t.Fatalf("first: %v", err)
+	}
+	second, err := get(t, l, c, url)
+	if err != nil || string(second.Body) != "ok" || !second.Retried {
+		t.Fatalf("second: %+v, %v", second, err)
+	}
+	if n := conns.Load(); n != 2 {
+		t.Fatalf("server saw %d connections, want 2", n)
+	}
+	// Not idempotent: not retried.
+	third, err := await(t, l, c.Do(http1.Request{Method: "POST", URL: url}))
+	if err == nil {
+		t.Fatalf("a POST on a stale connection was retried: %+v", third)
+	}
+}
+
+// A pooled connection that the server closes while idle is noticed at
+// once by its reader and dropped, so the next request dials afresh
+// instead of failing.
+func TestIdleConnectionClosedByServerIsDropped(t *testing.T) {
+	srv := newCountingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("hi")) }))
+	srv.Config.IdleTimeout = 50 * time.Millisecond
+	l, c := onLoop(t, http1.Options{})
+	if _, err := get(t, l, c, srv.URL); err != nil {
+		t.Fatal(err)
+	}
+	done := future.New[bool](l)
+	l.CallLater(300*time.Millisecond, func() { done.SetResult(c.OpenConns() == 0) })
+	if dropped, _ := await(t, l, done); !dropped {
+		t.Fatal("the idle connection the server closed is still in the pool")
+	}
+	r, err := get(t, l, c, srv.URL)
+	if err != nil || r.Reused || r.Retried {
+		t.Fatalf("after the idle close: %+v, %v", r, err)
+	}
+}
+
+func TestConnectErrors(t *testing.T) {
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	closedPort := "http://" + ln.Addr().String()
+	ln.Close()
+	l, c := onLoop(t, http1.Options{})
+	if _, err := get(t, l, c, closedPort); err == nil || !strings.Contains(err.Error(), "connection refused") {
+		t.Fatalf("closed port: %v", err)
+	}
+	var dnsErr *net.DNSError
+	if _, err := get(t, l, c, "http://no-such-host.invalid/"); !errors.As(err, &dnsErr) {
+		t.Fatalf("unknown host: %v", err)
+	}
+	if _, err := get(t, l, c, "https://example.com/"); err == nil || !strings.Contains(err.Error(), "https") {
+		t.Fatalf("https: %v", err)
+	}
+}
+
+// With one connection allowed per host, a second request waits for it;
+// if the first takes too long, the second fails with a pool timeout.
+func TestPoolTimeoutWhileTheHostIsAtItsCap(t *testing.T) {
+	url := rawServer(t, func(c net.Conn, r *bufio.Reader) {
+		readRequest(r)
+		time.Sleep(300 * time.Millisecond)
+		c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"))
+	})
+	l, c := onLoop(t, http1.Options{MaxConnsPerHost: 1, PoolTimeout: 50 * time.Millisecond})
+	first := c.Do(http1.Request{URL: url})
+	second := c.Do(http1.Request{URL: url})
+	_, err := await(t, l, second)
+	var te *http1.TimeoutError
+	if !errors.As(err, &te) || te.Phase != "pool" {
+		t.Fatalf("second: %v, want a pool timeout", err)
+	}
+	if r, err := await(t, l, first); err != nil || r.StatusCode != 200 {
+		t.Fatalf("first: %v", err)
+	}
+}
+
+// Cancelling the task that waits in Get aborts the request and closes its
+// connection.
+func TestCancellingTheTaskAbortsTheRequest(t *testing.T) {
+	url := rawServer(t, func(c net.Conn, r *bufio.Reader) {
+		readRequest(r)
+		time.Sleep(time.Second)
+	})
+	l, c := onLoop(t, http1.Options{})
+	tk := task.Spawn(l, func(y task.Yield) (*http1.Reply, error) { return c.Get(y, url) })
+	l.CallLater(50*time.Millisecond, func() { tk.Cancel() })
+	if err := l.RunUntilComplete(tk); err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(tk.Err(), future.ErrCancelled) {
+		t.Fatalf("got %v", tk.Err())
+	}
+	settle := future.New[int](l)
+	l.CallLater(10*time.Millisecond, func() { settle.SetResult(c.OpenConns()) })
+	if n, _ := await(t, l, settle); n != 0 {
+		t.Fatalf("%d connections open after the cancelled request", n)
+	}
+}

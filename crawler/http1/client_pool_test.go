@@ -1,0 +1,73 @@
+package http1_test
+
+import (
+	"runtime"
+	"strconv"
+	"testing"
+
+	"loopkit/crawler/http1"
+	"loopkit/future"
+)
+
+// openMany sends n requests at once, so the pool must open n connections;
+// they all end idle in the pool.
+func openMany(t testing.TB, c *http1.Client, url string, n int) []*future.Future[*http1.Reply] {
+	fs := make([]*future.Future[*http1.Reply], n)
+	for i := range fs {
+		fs[i] = c.Do(http1.Request{URL: url})
+	}
+	return fs
+}
+
+func TestTenThousandPooledConnections(t *testing.T) {
+	if testing.Short() {
+		t.Skip("opens 10 000 connections")
+	}
+	const n = 10000
+	url := serverProcess(t)
+	l, c := onLoop(t, http1.Options{MaxConnsPerHost: n})
+	fs := openMany(t, c, url, n)
+	ok := 0
+	for _, f := range fs {
+		r, err := await(t, l, f)
+		if err != nil {
+			t.Fatalf("request failed: %v", err)
+		}
+		if r.StatusCode == 200 {
+			ok++
+		}
+	}
+	if ok != n || c.OpenConns() != n {
+		t.Fatalf("%d requests ok, %d connections pooled; want %d and %d", ok, c.OpenConns(), n, n)
+	}
+	// The server agrees: n connections open at once (plus the one asking).
+	r, err := get(t, l, c, url+"/conns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if open, _ := strconv.Atoi(string(r.Body)); open != n {
+		t.Fatalf("server counts %d open connections, want %d", open, n)
+	}
+}
+
+// BenchmarkIdleConnectionBytes reports the client's heap per pooled
+// connection (the kernel's socket buffers come on top, for any client).
+func BenchmarkIdleConnectionBytes(b *testing.B) {
+	const n = 5000
+	url := serverProcess(b)
+	for range b.N {
+		l, c := onLoop(b, http1.Options{MaxConnsPerHost: n})
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for _, f := range openMany(b, c, url, n) {
+			if _, err := await(b, l, f); err != nil {
+				b.Fatal(err)
+			}
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/n, "heap-bytes/conn")
+		c.Close()
+	}
+}

@@ -1,0 +1,124 @@
+package http1
+
+import (
+	"time"
+
+	"loopkit/future"
+	"loopkit/loop"
+)
+
+// exchange is one request and its reply: it waits in its host's pool for a
+// connection, runs on one, and completes its future exactly once.
+type exchange struct {
+	client  *Client
+	method  string
+	target  Target
+	head    []byte // the request, serialized once
+	result  *future.Future[*Reply]
+	url     string
+	start   time.Duration
+	timings Timings
+	pool    *hostPool
+	conn    *conn       // while running on a connection
+	total   *loop.Timer // the total deadline
+	waiting *loop.Timer // the pool timeout, while queued
+	retried bool
+}
+
+func newExchange(c *Client, req Request) *exchange {
+	l := c.loop
+	ex := &exchange{client: c, method: req.Method, url: req.URL, result: future.New[*Reply](l), start: l.Time()}
+	if ex.method == "" {
+		ex.method = "GET"
+	}
+	var err error
+	switch {
+	case c.closed:
+		err = ErrClientClosed
+	default:
+		ex.target, err = ParseTarget(req.URL)
+	}
+	if err == nil {
+		fields := append(append(Header(nil), c.fields...), req.Header...)
+		ex.head, err = AppendRequest(nil, ex.method, ex.target, fields)
+	}
+	if err != nil {
+		ex.result.SetError(err)
+		return ex
+	}
+	ex.total = l.CallLater(c.opts.TotalTimeout, func() {
+		ex.fail(&TimeoutError{Phase: "total", After: c.opts.TotalTimeout})
+	})
+	// Whoever ends the exchange early — the total deadline, or a caller
+	// cancelling the future — leaves its connection in an unknown state
+	// (half a request written, or half a response read): it is closed.
+	ex.result.OnDone(func() {
+		if ex.conn != nil && ex.conn.ex == ex {
+			ex.conn.close()
+		}
+	})
+	return ex
+}
+
+// idempotent requests may be sent again when a pooled connection turns out
+// to be dead (RFC 9110 §9.2.2): sending them twice does no harm.
+func (ex *exchange) idempotent() bool {
+	switch ex.method {
+	case "GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE":
+		return true
+	}
+	return false
+}
+
+func (ex *exchange) since() time.Duration { return ex.client.loop.Time() - ex.start }
+
+// connFailed is called when ex's connection broke. A reused connection
+// that died before answering anything was most likely closed by the server
+// while idle — a race every keep-alive client meets — so an idempotent
+// request is retried once on a fresh connection.
+func (ex *exchange) connFailed(err error, stale bool) {
+	ex.conn = nil
+	if ex.result.Done() {
+		return
+	}
+	if stale && !ex.retried && ex.idempotent() {
+		ex.retried = true
+		ex.pool.dropIdle() // its idle siblings are likely dead too
+		ex.pool.acquire(ex)
+		return
+	}
+	ex.fail(err)
+}
+
+func (ex *exchange) fail(err error) {
+	if ex.result.Done() {
+		return
+	}
+	ex.stopTimers()
+	ex.result.SetError(err)
+}
+
+func (ex *exchange) succeed(resp *Response, reused bool) {
+	ex.conn = nil
+	if ex.result.Done() {
+		return
+	}
+	ex.stopTimers()
+	ex.timings.Done = ex.since()
+	ex.result.SetResult(&Reply{
+		Response: resp,
+		URL:      ex.url,
+		Timings:  ex.timings,
+		Reused:   reused,
+		Retried:  ex.retried,
+	})
+}
+
+func (ex *exchange) stopTimers() {
+	if ex.total != nil {
+		ex.total.Cancel()
+	}
+	if ex.waiting != nil {
+		ex.waiting.Cancel()
+	}
+}

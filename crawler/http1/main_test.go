@@ -1,0 +1,76 @@
+package http1_test
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// TestMain lets the test binary double as a server process: with
+// LOOPKIT_HTTP1_SERVE set it serves on 127.0.0.1 until its stdin closes.
+// Ten thousand connections need twenty thousand descriptors when client
+// and server share a process, more than the usual limit; in two processes
+// each side needs ten thousand.
+func TestMain(m *testing.M) {
+	if os.Getenv("LOOPKIT_HTTP1_SERVE") != "" {
+		serveUntilStdinCloses()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+func serveUntilStdinCloses() {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Println("error:", err)
+		os.Exit(1)
+	}
+	var open atomic.Int64
+	srv := &http.Server{
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/conns" {
+				fmt.Fprint(w, open.Load())
+				return
+			}
+			w.Write([]byte("ok"))
+		}),
+		ConnState: func(_ net.Conn, s http.ConnState) {
+			switch s {
+			case http.StateNew:
+				open.Add(1)
+			case http.StateClosed, http.StateHijacked:
+				open.Add(-1)
+			}
+		},
+	}
+	go srv.Serve(ln)
+	fmt.Println("http://" + ln.Addr().String())
+	io.Copy(io.Discard, os.Stdin)
+	srv.Close()
+}
+
+// serverProcess starts the test binary as a server and returns its URL.
+func serverProcess(t testing.TB) string {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "LOOPKIT_HTTP1_SERVE=1")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close(); cmd.Wait() })
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "http://") {
+		t.Fatalf("server process said %q, %v", line, err)
+	}
+	return strings.TrimSpace(line)
+}
