@@ -49,6 +49,11 @@ func (l *Loop) SockConnect(ap netip.AddrPort) *future.Future[int] {
 	// EINPROGRESS: the socket becomes writable when the handshake ends,
 	// either way. Only SO_ERROR says which way.
 	w.sendOp = f
+	f.OnDone(func() {
+		if f.Cancelled() && l.watches[fd] == w {
+			l.SockClose(fd) // nobody will ever receive this socket
+		}
+	})
 	err = l.AddWriter(fd, func() {
 		l.RemoveWriter(fd)
 		w.sendOp = nil
@@ -130,6 +135,14 @@ func readWhenReady[T any](l *Loop, fd int, f *future.Future[T], attempt func() (
 		return
 	}
 	w.readOp = f
+	f.OnDone(func() {
+		// A cancelled operation stops watching at once, rather than at
+		// the next readiness.
+		if f.Cancelled() && w.readOp == failer(f) {
+			w.readOp = nil
+			l.RemoveReader(fd)
+		}
+	})
 	err = l.AddReader(fd, func() {
 		if !f.Done() {
 			done, err := attempt()

@@ -245,3 +245,19 @@ func TestEventForClosedAndReusedFDIsDropped(t *testing.T) {
 		}
 	})
 }
+
+// A cancelled connect closes the socket it opened; a cancelled recv stops
+// watching, and the next recv on the socket works.
+func TestCancelledOperationsCleanUp(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		client, server := socketPair(t, l)
+		recv := l.SockRecv(client, make([]byte, 8))
+		recv.Cancel()
+		mustSend(t, l, server, "after")
+		buf := make([]byte, 8)
+		n, err := runFor(t, l, l.SockRecv(client, buf))
+		if err != nil || string(buf[:n]) != "after" {
+			t.Fatalf("recv after a cancelled recv: %q, %v", buf[:n], err)
+		}
+	})
+}
