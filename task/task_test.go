@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"loopkit/future"
+	"loopkit/loop"
 	"loopkit/task"
 )
 
@@ -184,5 +185,29 @@ func TestPauseLetsOtherCallbacksRun(t *testing.T) {
 	})
 	if err != nil || other != 1 {
 		t.Fatalf("other ran %d times before the task resumed (%v)", other, err)
+	}
+}
+
+func TestCatchTurnsAPanicIntoAnErrorButLetsLoopCloseThrough(t *testing.T) {
+	l := newLoop(t)
+	handled := 0
+	worker := task.Spawn(l, func(y task.Yield) (int, error) {
+		for i := 0; ; i++ {
+			err := task.Catch(func() {
+				if i == 0 {
+					parsePrice("oops")
+				}
+				task.Sleep(y, time.Hour) // the loop closes while we sleep here
+			})
+			if err != nil {
+				handled++
+			}
+		}
+	})
+	l.CallLater(10*time.Millisecond, l.Stop)
+	l.Run()
+	l.Close()
+	if handled != 1 || !errors.Is(worker.Err(), loop.ErrClosed) {
+		t.Fatalf("handled %d panics (want 1); worker ended with %v", handled, worker.Err())
 	}
 }
