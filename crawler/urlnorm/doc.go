@@ -1,0 +1,27 @@
+// Package urlnorm turns the many spellings of a URL into one, decides which
+// URLs the crawler may follow, and remembers which ones it has already seen.
+//
+// crawler/urlnorm sits under the crawler: pure string work on net/url
+// values, with no I/O. The crawler calls it at three moments:
+//
+//   - when a link is found: [Resolve] turns an href into an absolute,
+//     normalized URL, or refuses it (mailto:, javascript:, ...);
+//   - before a URL is queued: [Scope.Allowed] says whether it belongs to the
+//     site being crawled (the --strict and --lenient modes of the original);
+//   - when it is queued: [Seen.Add] says whether it is new.
+//
+// Normalization follows RFC 3986 §6.2.2 (syntax-based) and the parts of
+// §6.2.3 (scheme-based) that HTTP licenses: the result names the same
+// resource as the input, so two links that differ only in spelling are
+// fetched once. The original 500-lines crawler compared URLs as raw strings
+// and fetched /a, /a#top and /./a three times.
+//
+// Lenient scopes need the Public Suffix List; a copy is embedded
+// (public_suffix_list.dat, under its own Mozilla Public License 2.0), and
+// suffix.go says why it is not golang.org/x/net/publicsuffix.
+//
+// What it deliberately does not do: sort query parameters, strip "utm_"
+// tracking parameters, drop "index.html", or convert Unicode host names to
+// Punycode. Each of those can change which resource a URL names on some
+// server, so they are policy, not normalization.
+package urlnorm

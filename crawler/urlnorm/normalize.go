@@ -1,0 +1,102 @@
+package urlnorm
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// Normalize parses an absolute URL and returns its normalized form.
+// It is [NormalizeURL] for callers that hold a string.
+// The URL must have a scheme; a relative reference is an error, because it
+// means nothing until it is resolved against a base (see [Resolve]).
+func Normalize(raw string) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", err
+	}
+	if u.Scheme == "" {
+		return "", fmt.Errorf("urlnorm: %q is a relative reference, not a URL", raw)
+	}
+	return NormalizeURL(u).String(), nil
+}
+
+// NormalizeURL returns a normalized copy of u; u itself is not modified.
+//
+// Every step keeps the URL pointing at the same resource (RFC 3986 §6.2.2,
+// and §6.2.3 for http and https):
+//
+//   - scheme and host are lower-cased (they are case-insensitive);
+//   - the host loses a trailing dot ("example.com." is the same name);
+//   - IPv6 literals are written in their canonical form (RFC 5952);
+//   - the port is dropped when it is the scheme's default (80, 443), and
+//     written without leading zeros otherwise;
+//   - escapes of unreserved characters are decoded ("%7E" is "~") and all
+//     other escapes get upper-case hex ("%3a" is "%3A"), in path and query;
+//     bytes that may not appear raw in a URL (space, non-ASCII) are escaped;
+//   - dot segments are removed from the path (RFC 3986 §5.2.4);
+//   - an empty path becomes "/" when there is a host;
+//   - the fragment is dropped: it never reaches the server.
+//
+// A Unicode host name ("bücher.de") stays Unicode in the Host field, only
+// lower-cased; URL.String writes its UTF-8 bytes percent-escaped, which
+// RFC 3986 §3.2.2 allows. Converting it to Punycode (IDNA) is left to
+// whoever resolves the name.
+//
+// Escapes of reserved characters are kept: "/a%2Fb" and "/a/b" are
+// different paths, and so are "?q=%3F" and "?q=?" in general.
+// The query is otherwise left alone (an empty "?" stays), since a server may
+// tell "?a=1&b=2" from "?b=2&a=1".
+func NormalizeURL(u *url.URL) *url.URL {
+	n := *u // a shallow copy is enough: we only replace string fields
+	n.Scheme = strings.ToLower(n.Scheme)
+	n.Fragment, n.RawFragment = "", ""
+	if n.Opaque != "" {
+		// "mailto:x@y" and friends: nothing hierarchical to normalize.
+		return &n
+	}
+	n.Host = normalizeHost(n.Scheme, n.Host)
+
+	// Work on the escaped path. u.Path is decoded, so normalizing it would
+	// turn "%2F" into a real slash and change the URL.
+	p := normalizeEscapes(u.EscapedPath())
+	if strings.HasPrefix(p, "/") {
+		// Only an absolute path may lose its dot segments: in a relative
+		// reference "../x" means something until it is resolved.
+		p = removeDotSegments(p)
+		if n.Host == "" && strings.HasPrefix(p, "//") {
+			// Without a host, "//x" would read back as host "x". Keep a
+			// "/." in front, as the WHATWG URL Standard does.
+			p = "/." + p
+		}
+	}
+	if p == "" && n.Host != "" {
+		p = "/"
+	}
+	n.RawPath = p
+	n.Path = unescapePath(p)
+	n.RawQuery = normalizeEscapes(n.RawQuery)
+	return &n
+}
+
+// Crawlable reports whether the crawler can fetch u: an absolute http or
+// https URL with a host. Everything else (mailto:, ftp:, relative
+// references, "http:foo" without "//") is not.
+func Crawlable(u *url.URL) bool {
+	if u == nil || u.Opaque != "" || u.Host == "" || u.Hostname() == "" {
+		return false
+	}
+	s := strings.ToLower(u.Scheme)
+	return s == "http" || s == "https"
+}
+
+// unescapePath decodes p, which normalizeEscapes has made valid.
+// url.URL keeps the decoded path in Path and the escaped one in RawPath;
+// String uses RawPath as long as the two agree, so they must.
+func unescapePath(p string) string {
+	d, err := url.PathUnescape(p)
+	if err != nil {
+		return p // unreachable: p has only well-formed escapes
+	}
+	return d
+}

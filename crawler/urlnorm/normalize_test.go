@@ -1,0 +1,140 @@
+package urlnorm
+
+import (
+	"net/url"
+	"testing"
+)
+
+func TestNormalize(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"the reference case",
+			"HTTP://www.Example.COM:80/a/./b/../c/%7euser?q=%3a#frag",
+			"http://www.example.com/a/c/~user?q=%3A"},
+
+		// Scheme and host.
+		{"scheme and host are lower-cased", "HtTpS://EXAMPLE.org/Path", "https://example.org/Path"},
+		{"path keeps its case", "http://example.com/A/b", "http://example.com/A/b"},
+		{"trailing dot in host is dropped", "http://example.com./a", "http://example.com/a"},
+		{"default http port is dropped", "http://example.com:80/", "http://example.com/"},
+		{"default https port is dropped", "https://example.com:443/", "https://example.com/"},
+		{"another scheme's default is kept", "http://example.com:443/", "http://example.com:443/"},
+		{"other ports are kept", "https://example.com:8443/", "https://example.com:8443/"},
+		{"port loses leading zeros", "http://example.com:0080/", "http://example.com/"},
+		{"empty port is dropped", "http://example.com:/", "http://example.com/"},
+		{"IPv6 literal keeps brackets and port", "http://[::1]:8080/", "http://[::1]:8080/"},
+		{"IPv6 literal is made canonical", "http://[2001:DB8:0:0:0:0:0:1]:80/", "http://[2001:db8::1]/"},
+		{"IPv4 literal is left alone", "http://127.0.0.1:8080/x", "http://127.0.0.1:8080/x"},
+		{"IDN host is lower-cased, not converted to Punycode",
+			"http://BÜCHER.de/", "http://b%C3%BCcher.de/"},
+		{"Punycode host stays Punycode", "http://XN--BCHER-KVA.de/", "http://xn--bcher-kva.de/"},
+		{"user info is kept", "http://User@Example.com/", "http://User@example.com/"},
+
+		// Path.
+		{"empty path becomes /", "http://example.com", "http://example.com/"},
+		{"empty path becomes / before a query", "http://example.com?a=1", "http://example.com/?a=1"},
+		{"dot segments are removed", "http://example.com/a/b/c/./../../g", "http://example.com/a/g"},
+		{"final .. leaves a directory", "http://example.com/a/b/..", "http://example.com/a/"},
+		{".. stops at the root", "http://example.com/../../a", "http://example.com/a"},
+		{"escaped dots are dot segments too", "http://example.com/a/%2E%2E/b", "http://example.com/b"},
+		{"..b is not a dot segment", "http://example.com/a/..b", "http://example.com/a/..b"},
+		{"double slashes are kept", "http://example.com//a//b", "http://example.com//a//b"},
+		{"unreserved escapes are decoded", "http://example.com/%41%62%2d%5F%7E", "http://example.com/Ab-_~"},
+		{"reserved escapes get upper-case hex", "http://example.com/a%2fb%3a", "http://example.com/a%2Fb%3A"},
+		{"escaped slash stays inside its segment", "http://example.com/a%2Fb/../c", "http://example.com/c"},
+		{"escaped question mark stays in the path", "http://example.com/a%3Fb", "http://example.com/a%3Fb"},
+		{"space is escaped", "http://example.com/a b", "http://example.com/a%20b"},
+		{"non-ASCII is escaped", "http://example.com/ü", "http://example.com/%C3%BC"},
+
+		// Query.
+		{"query escapes are normalized", "http://example.com/?a=%7e&b=%2f", "http://example.com/?a=~&b=%2F"},
+		{"query order is kept", "http://example.com/?b=2&a=1", "http://example.com/?b=2&a=1"},
+		{"query raw bytes are escaped", "http://example.com/?q=a b&r=ü", "http://example.com/?q=a%20b&r=%C3%BC"},
+		{"stray percent is escaped", "http://example.com/?q=100%", "http://example.com/?q=100%25"},
+		{"escaped ampersand stays escaped", "http://example.com/?q=a%26b", "http://example.com/?q=a%26b"},
+		{"empty query is kept", "http://example.com/a?", "http://example.com/a?"},
+
+		// Fragment.
+		{"fragment is dropped", "http://example.com/a#top", "http://example.com/a"},
+		{"empty fragment is dropped", "http://example.com/a#", "http://example.com/a"},
+
+		// Other schemes are only lower-cased.
+		{"opaque URL", "MAILTO:Someone@Example.com", "mailto:Someone@Example.com"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Normalize(tt.in)
+			if err != nil {
+				t.Fatalf("Normalize(%q): %v", tt.in, err)
+			}
+			if got != tt.want {
+				t.Errorf("Normalize(%q)\n got %q\nwant %q", tt.in, got, tt.want)
+			}
+			again, err := Normalize(got)
+			if err != nil || again != got {
+				t.Errorf("not idempotent: Normalize(%q) = %q, %v", got, again, err)
+			}
+		})
+	}
+}
+
+func TestNormalizeErrors(t *testing.T) {
+	for _, in := range []string{
+		"/relative/path",          // needs a base
+		"http://example.com/%zz",  // malformed escape
+		"http://[::1/",            // unclosed bracket
+		"http://example.com:port", // non-numeric port
+	} {
+		if got, err := Normalize(in); err == nil {
+			t.Errorf("Normalize(%q) = %q, want an error", in, got)
+		}
+	}
+}
+
+func TestNormalizeURLLeavesInputAlone(t *testing.T) {
+	u, _ := url.Parse("HTTP://Example.COM:80/a/../b#f")
+	before := *u
+	NormalizeURL(u)
+	if *u != before {
+		t.Errorf("NormalizeURL modified its argument: %+v, was %+v", *u, before)
+	}
+}
+
+func TestNormalizeURLKeepsPathFieldsConsistent(t *testing.T) {
+	// Path is the decoded form of RawPath; the crawler reads Path for
+	// display and String for requests, so they must agree.
+	u, _ := url.Parse("http://example.com/a%2Fb/%7Ec%20d")
+	n := NormalizeURL(u)
+	if n.Path != "/a/b/~c d" || n.EscapedPath() != "/a%2Fb/~c%20d" {
+		t.Errorf("Path = %q, EscapedPath = %q", n.Path, n.EscapedPath())
+	}
+}
+
+func TestCrawlable(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		{"http://example.com/", true},
+		{"HTTPS://example.com/", true},
+		{"ftp://example.com/", false},
+		{"mailto:a@example.com", false},
+		{"javascript:void(0)", false},
+		{"http:relative", false}, // a scheme but no "//": no host
+		{"/relative", false},
+		{"http://:80/", false}, // a port but no host name
+	}
+	for _, tt := range tests {
+		u, err := url.Parse(tt.in)
+		if err != nil {
+			t.Fatalf("url.Parse(%q): %v", tt.in, err)
+		}
+		if got := Crawlable(u); got != tt.want {
+			t.Errorf("Crawlable(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+	if Crawlable(nil) {
+		t.Error("Crawlable(nil) = true")
+	}
+}

@@ -1,0 +1,84 @@
+package urlnorm
+
+import (
+	"errors"
+	"net/url"
+	"testing"
+)
+
+func TestResolve(t *testing.T) {
+	base := mustParse(t, "http://example.com/dir/page.html?x=1")
+	tests := []struct {
+		name, ref, want string
+	}{
+		{"relative path", "other.html", "http://example.com/dir/other.html"},
+		{"parent directory", "../up.html", "http://example.com/up.html"},
+		{"absolute path", "/root.html", "http://example.com/root.html"},
+		{"query only", "?y=2", "http://example.com/dir/page.html?y=2"},
+		{"fragment only is the page itself", "#section", "http://example.com/dir/page.html?x=1"},
+		{"empty href is the page itself", "", "http://example.com/dir/page.html?x=1"},
+		{"scheme-relative", "//Other.example.org/a", "http://other.example.org/a"},
+		{"absolute URL is normalized", "HTTPS://Example.com:443/a/./b", "https://example.com/a/b"},
+		{"surrounding whitespace is trimmed", " \t\n/a.html \r\n", "http://example.com/a.html"},
+		{"tabs and newlines inside are removed", "/a\n/b\t.html", "http://example.com/a/b.html"},
+		{"inner spaces are escaped, not removed", "a b.html", "http://example.com/dir/a%20b.html"},
+		{"upper-case scheme is accepted", "HTTP://example.com/", "http://example.com/"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			u, err := Resolve(base, tt.ref)
+			if err != nil {
+				t.Fatalf("Resolve(%q): %v", tt.ref, err)
+			}
+			if got := u.String(); got != tt.want {
+				t.Errorf("Resolve(%q) = %q, want %q", tt.ref, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestResolveRefusesOtherSchemes(t *testing.T) {
+	base := mustParse(t, "http://example.com/")
+	for _, ref := range []string{
+		"javascript:void(0)",
+		" JavaScript:alert(1)",
+		"mailto:someone@example.com",
+		"ftp://example.com/file",
+		"data:text/html;base64,PGI+aGk8L2I+",
+		"tel:+15555550100",
+		"http:no-slashes", // parses, but has no host
+	} {
+		u, err := Resolve(base, ref)
+		if !errors.Is(err, ErrNotCrawlable) {
+			t.Errorf("Resolve(%q) = %v, %v; want ErrNotCrawlable", ref, u, err)
+		}
+		if u != nil {
+			t.Errorf("Resolve(%q) returned a URL with its error", ref)
+		}
+	}
+}
+
+func TestResolveMalformed(t *testing.T) {
+	base := mustParse(t, "http://example.com/")
+	u, err := Resolve(base, "http://[::1/")
+	if err == nil || errors.Is(err, ErrNotCrawlable) {
+		t.Errorf("Resolve(malformed) = %v, %v; want a parse error", u, err)
+	}
+}
+
+func mustParse(t testing.TB, s string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+func TestResolveNeedsAbsoluteBase(t *testing.T) {
+	for _, base := range []*url.URL{nil, {Path: "/relative"}} {
+		if u, err := Resolve(base, "/a"); err == nil {
+			t.Errorf("Resolve(%v, /a) = %v, want an error", base, u)
+		}
+	}
+}

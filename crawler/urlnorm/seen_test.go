@@ -1,0 +1,90 @@
+package urlnorm
+
+import (
+	"runtime"
+	"strconv"
+	"testing"
+)
+
+func TestSeen(t *testing.T) {
+	var s Seen // the zero value is ready to use
+	if s.Has("http://example.com/") || s.Len() != 0 {
+		t.Fatal("empty Seen reports content")
+	}
+	steps := []struct {
+		add   string
+		added bool
+		len   int
+	}{
+		{"http://example.com/", true, 1},
+		{"http://example.com/", false, 1},
+		{"http://example.com/a", true, 2},
+		{"", true, 3}, // any string may be added, even an empty one
+		{"http://example.com/a", false, 3},
+	}
+	for _, st := range steps {
+		if got := s.Add(st.add); got != st.added {
+			t.Errorf("Add(%q) = %v, want %v", st.add, got, st.added)
+		}
+		if !s.Has(st.add) {
+			t.Errorf("Has(%q) = false after Add", st.add)
+		}
+		if s.Len() != st.len {
+			t.Errorf("after Add(%q): Len = %d, want %d", st.add, s.Len(), st.len)
+		}
+	}
+}
+
+// TestSeenGrows adds enough URLs to force several resizes and checks that
+// nothing is lost or invented on the way.
+func TestSeenGrows(t *testing.T) {
+	const n = 20000
+	var s Seen
+	for i := range n {
+		if !s.Add(testURL(i)) {
+			t.Fatalf("Add(%q) = false for a new URL", testURL(i))
+		}
+	}
+	if s.Len() != n {
+		t.Fatalf("Len = %d, want %d", s.Len(), n)
+	}
+	for i := range n {
+		if !s.Has(testURL(i)) {
+			t.Fatalf("Has(%q) = false after growing", testURL(i))
+		}
+		if s.Has(testURL(n + i)) {
+			t.Fatalf("Has(%q) = true, never added", testURL(n+i))
+		}
+	}
+}
+
+func testURL(i int) string {
+	return "https://example.com/page/" + strconv.Itoa(i) + "?ref=home"
+}
+
+// BenchmarkSeenMillion adds a million distinct URLs to a fresh Seen and
+// reports the heap it keeps per URL. The URL strings themselves are
+// garbage by the time the heap is measured: only the table is counted.
+func BenchmarkSeenMillion(b *testing.B) {
+	const n = 1_000_000
+	var perURL float64
+	for i := 0; i < b.N; i++ {
+		before := liveHeap()
+		s := new(Seen)
+		for j := range n {
+			s.Add(testURL(j))
+		}
+		after := liveHeap()
+		perURL = float64(after-before) / n
+		runtime.KeepAlive(s)
+	}
+	b.ReportMetric(perURL, "bytes/url")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/add")
+}
+
+func liveHeap() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
