@@ -1,0 +1,15 @@
+// Package links finds the links in an HTML page.
+//
+// crawler/links sits under the crawler: pure parsing, no I/O. The crawler
+// fetches a page, checks its Content-Type with [IsHTML], decodes the body to
+// UTF-8, and hands it to [Extract], which returns the absolute, normalized
+// URLs the page links to.
+//
+// The original 500-lines crawler found links with a regular expression. That
+// misses what HTML means: it does not decode "&amp;" in an href, ignores
+// <base href>, and "finds" links inside comments and scripts. Extract runs
+// the HTML5 tokenizer of golang.org/x/net/html instead, which knows all of
+// that. It is fast too: BenchmarkExtract measures the whole job on a
+// 100 KiB page, against the 2 ms per page that seed 003 reports for a
+// parser (and 20 ms for a regular expression).
+package links

@@ -1,0 +1,147 @@
+package links
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net/url"
+
+	"golang.org/x/net/html"
+
+	"loopkit/crawler/urlnorm"
+)
+
+// Extract returns the crawlable links of an HTML page, resolved and
+// normalized with crawler/urlnorm, each once, in the order they first
+// appear.
+//
+// body must already be decoded to UTF-8: the crawler knows the charset
+// from the Content-Type header or a <meta> tag and decodes before calling
+// (golang.org/x/net/html/charset does that). Invalid UTF-8 does no harm; its
+// bytes end up percent-escaped.
+//
+// pageURL is the URL the page was fetched from, after redirects. If the
+// page has a <base href>, the first one is resolved against pageURL and
+// every link, even one before it, is resolved against the result, as in a
+// browser. A <base href> that is not http or https is ignored.
+//
+// Links come from href on <a>, <area> and <link>, and src on <frame> and
+// <iframe>. rel="nofollow" is not honoured: it asks search engines not to
+// pass ranking along a link, not crawlers to stay away (robots.txt does
+// that). <link> includes stylesheets and icons; the crawler sees from their
+// Content-Type that they are not pages.
+//
+// Links inside comments, <script>, <style>, <textarea> and <title> are not
+// links, and are not returned. <noscript> content is parsed as markup,
+// because the crawler runs no scripts: it is the page a crawler sees.
+//
+// Links that cannot be followed (mailto:, javascript:, data:, malformed
+// URLs...) are dropped silently; an error is returned only if the
+// tokenizer fails, which for an in-memory body it does not.
+//
+// Memory: besides the result, Extract holds one token at a time (the
+// tokenizer's buffer grows to the largest tag or text run) and the distinct
+// href strings of the page, so its extra memory is at most proportional to
+// the body; the crawler's limit on body size bounds it.
+func Extract(body []byte, pageURL *url.URL) ([]*url.URL, error) {
+	if pageURL == nil || !pageURL.IsAbs() {
+		return nil, errors.New("links: Extract needs the absolute URL of the page")
+	}
+	refs, baseHref, err := scan(body)
+	if err != nil {
+		return nil, err
+	}
+	base := pageURL
+	if baseHref != nil {
+		if b, err := urlnorm.Resolve(pageURL, *baseHref); err == nil {
+			base = b
+		}
+	}
+	out := make([]*url.URL, 0, len(refs))
+	seen := make(map[string]struct{}, len(refs))
+	for _, ref := range refs {
+		u, err := urlnorm.Resolve(base, ref)
+		if err != nil {
+			continue // not for us: another scheme, or malformed
+		}
+		s := u.String()
+		if _, dup := seen[s]; dup {
+			continue
+		}
+		seen[s] = struct{}{}
+		out = append(out, u)
+	}
+	return out, nil
+}
+
+// scan tokenizes the page and returns its link attribute values in
+// document order, each distinct string once, and the first <base href>.
+// It does not resolve anything yet: a <base> may come after links it
+// governs.
+func scan(body []byte) (refs []string, baseHref *string, err error) {
+	z := html.NewTokenizer(bytes.NewReader(body))
+	distinct := make(map[string]struct{})
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			if err := z.Err(); err != io.EOF {
+				return nil, nil, err
+			}
+			return refs, baseHref, nil
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, hasAttr := z.TagName()
+			if string(name) == "noscript" {
+				// The tokenizer reads <noscript> as raw text, as a browser
+				// that runs scripts does. We run none: parse it as markup.
+				z.NextIsNotRawText()
+			}
+			attr := linkAttr(name)
+			if attr == "" || !hasAttr {
+				continue
+			}
+			v, ok := attrValue(z, attr)
+			if !ok {
+				continue
+			}
+			if string(name) == "base" {
+				if baseHref == nil {
+					baseHref = &v
+				}
+				continue
+			}
+			if _, dup := distinct[v]; !dup {
+				distinct[v] = struct{}{}
+				refs = append(refs, v)
+			}
+		}
+		// Text, comments, end tags and doctypes carry no links. The
+		// tokenizer returns the inside of <script> and <style> as one text
+		// token, so a "<a href>" in there never looks like a tag.
+	}
+}
+
+// linkAttr names the attribute of tag that holds a link, or "" if tag has
+// none we follow. The tag name comes lower-cased from the tokenizer.
+func linkAttr(tag []byte) string {
+	switch string(tag) { // the compiler does not allocate for this
+	case "a", "area", "link", "base":
+		return "href"
+	case "frame", "iframe":
+		return "src"
+	}
+	return ""
+}
+
+// attrValue returns the value of the current tag's attribute key, with
+// character references already decoded by the tokenizer ("&amp;" is "&").
+// If the attribute is repeated, the first one counts, as in HTML.
+func attrValue(z *html.Tokenizer, key string) (string, bool) {
+	for more := true; more; {
+		var k, v []byte
+		k, v, more = z.TagAttr()
+		if string(k) == key {
+			return string(v), true
+		}
+	}
+	return "", false
+}
