@@ -1,0 +1,103 @@
+package crawler
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+
+	"loopkit/crawler/http1"
+	"loopkit/crawler/urlnorm"
+)
+
+// Config is a crawl. Zero fields take the defaults in brackets, which are
+// the chapter's where it had one.
+type Config struct {
+	Roots       []string       // where to start; a root without a scheme gets http://
+	MaxTasks    int            // worker tasks [100]
+	MaxRedirect int            // redirects followed from one URL [10]
+	MaxTries    int            // attempts per URL, the first included [4]
+	Exclude     *regexp.Regexp // URLs matching it are not crawled
+	Lenient     bool           // match hosts by registrable domain, not exactly
+	MaxPages    int            // stop fetching after this many pages [no limit]
+	MaxDepth    int            // links followed from a root [no limit]
+	PerHost     int            // requests in flight per host [8]
+	Delay       time.Duration  // minimum spacing between request starts per host [0]
+	Jitter      bool           // add up to 50% random extra to each spacing
+	UserAgent   string         // names us and our operator [loopkit/0.1 (+…)]
+	NoRobots    bool           // ignore robots.txt (only for sites that are yours)
+	// MaxCrawlDelay caps a robots.txt Crawl-delay. [30s]
+	MaxCrawlDelay time.Duration
+	// BackoffBase is the first retry's backoff, doubled each retry. [500ms]
+	BackoffBase time.Duration
+	// Grace is how long in-flight fetches may finish after an interrupt
+	// before they are cancelled. [5s]
+	Grace time.Duration
+	// HTTP configures the client: timeouts and limits. Its UserAgent and
+	// MaxConnsPerHost are set from the fields above.
+	HTTP http1.Options
+	// OnRecord, if set, hears of each record as it is made (for -o).
+	OnRecord func(*Record)
+}
+
+// DefaultUserAgent names the project and how to reach whoever runs it.
+// Operators should set their own contact with --user_agent.
+const DefaultUserAgent = "loopkit/0.1 (+https://example.invalid/loopkit; educational crawler)"
+
+func (c Config) withDefaults() Config {
+	if c.MaxTasks <= 0 {
+		c.MaxTasks = 100
+	}
+	if c.MaxRedirect < 0 {
+		c.MaxRedirect = 0
+	} else if c.MaxRedirect == 0 {
+		c.MaxRedirect = 10
+	}
+	if c.MaxTries <= 0 {
+		c.MaxTries = 4
+	}
+	if c.PerHost <= 0 {
+		c.PerHost = 8
+	}
+	if c.UserAgent == "" {
+		c.UserAgent = DefaultUserAgent
+	}
+	if c.MaxCrawlDelay <= 0 {
+		c.MaxCrawlDelay = 30 * time.Second
+	}
+	if c.BackoffBase <= 0 {
+		c.BackoffBase = 500 * time.Millisecond
+	}
+	if c.Grace <= 0 {
+		c.Grace = 5 * time.Second
+	}
+	c.HTTP.UserAgent = c.UserAgent
+	// One more connection than the gate lets requests through, for
+	// robots.txt: the gate is the tighter limit, so requests queue in
+	// the crawler, where it is visible, not in the pool.
+	c.HTTP.MaxConnsPerHost = c.PerHost + 1
+	return c
+}
+
+// ParseRoot turns a command-line root into a normalized URL. A root with
+// no scheme gets http://.
+func ParseRoot(root string) (*url.URL, error) {
+	root = strings.TrimSpace(root)
+	if root == "" {
+		return nil, errors.New("empty root")
+	}
+	if !strings.Contains(root, "://") {
+		root = "http://" + root
+	}
+	norm, err := urlnorm.Normalize(root)
+	if err != nil {
+		return nil, fmt.Errorf("invalid root %q: %w", root, err)
+	}
+	u, err := url.Parse(norm)
+	if err != nil || u.Host == "" || !urlnorm.Crawlable(u) {
+		return nil, fmt.Errorf("invalid root %q: not an http or https URL with a host", root)
+	}
+	return u, nil
+}

@@ -1,0 +1,192 @@
+package crawler_test
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"loopkit/crawler"
+)
+
+func TestLinkCycleFetchesEachPageOnce(t *testing.T) {
+	srv, site := newSite(t, map[string]http.HandlerFunc{
+		"/":  html("/a", "/b"),
+		"/a": html("/b", "/", "/a#top"),
+		"/b": html("/a", "./", "/b#part", "../a/../b"),
+	})
+	_, recs := crawl(t, crawler.Config{Roots: []string{srv.URL}})
+	if got := paths(recs); !slices.Equal(got, []string{"/", "/a", "/b"}) {
+		t.Fatalf("recorded %v", got)
+	}
+	for _, p := range []string{"/", "/a", "/b"} {
+		if n := site.count(p); n != 1 {
+			t.Errorf("%s fetched %d times", p, n)
+		}
+	}
+	if r := recs["/"]; r.NumURLs != 2 || r.NumNewURLs != 2 || r.Encoding != "utf-8" || r.ContentType != "text/html" {
+		t.Errorf("root record %+v", r)
+	}
+}
+
+func TestRedirectChainCycleAndMergedTargets(t *testing.T) {
+	srv, site := newSite(t, map[string]http.HandlerFunc{
+		"/":       html("/hop1", "/loop-a", "/r1", "/r2"),
+		"/hop1":   redirect(301, "/hop2"),
+		"/hop2":   redirect(308, "/final"),
+		"/final":  html(),
+		"/loop-a": redirect(302, "/loop-b"),
+		"/loop-b": redirect(307, "/loop-a"),
+		"/r1":     redirect(301, "/target"),
+		"/r2":     redirect(302, "/target"),
+		"/target": html(),
+	})
+	_, recs := crawl(t, crawler.Config{Roots: []string{srv.URL}})
+	want := []string{"/", "/final", "/hop1", "/hop2", "/loop-a", "/loop-b", "/r1", "/r2", "/target"}
+	if got := paths(recs); !slices.Equal(got, want) {
+		t.Fatalf("recorded %v, want %v", got, want)
+	}
+	if next := recs["/hop2"].NextURL; next == nil || *next != srv.URL+"/final" || status(recs["/hop2"]) != 308 {
+		t.Fatalf("/hop2: %+v", recs["/hop2"])
+	}
+	for _, p := range []string{"/target", "/loop-a", "/loop-b", "/final"} {
+		if n := site.count(p); n != 1 {
+			t.Errorf("%s fetched %d times, want once", p, n)
+		}
+	}
+}
+
+func TestTwoRootsRedirectingToOneTarget(t *testing.T) {
+	srv, site := newSite(t, map[string]http.HandlerFunc{
+		"/one":    redirect(301, "/target"),
+		"/two":    redirect(301, "/target"),
+		"/target": html(),
+	})
+	_, recs := crawl(t, crawler.Config{Roots: []string{srv.URL + "/one", srv.URL + "/two"}})
+	if len(recs) != 3 || site.count("/target") != 1 {
+		t.Fatalf("recorded %v; target fetched %d times", paths(recs), site.count("/target"))
+	}
+}
+
+func TestMaxRedirectExhausted(t *testing.T) {
+	srv, site := newSite(t, map[string]http.HandlerFunc{
+		"/r0": redirect(302, "/r1"),
+		"/r1": redirect(302, "/r2"),
+		"/r2": redirect(302, "/r3"),
+		"/r3": html(),
+	})
+	_, recs := crawl(t, crawler.Config{Roots: []string{srv.URL + "/r0"}, MaxRedirect: 2})
+	if site.count("/r3") != 0 {
+		t.Fatal("followed a third redirect with max_redirect 2")
+	}
+	last := recs["/r2"]
+	if last == nil || last.Exception == nil || !strings.Contains(*last.Exception, "redirect limit") {
+		t.Fatalf("/r2 record: %+v", last)
+	}
+}
+
+// --max_tasks 2 means two requests in flight at most, measured at the
+// server, and the limit is reached.
+func TestMaxTasksIsThePeakAtTheServer(t *testing.T) {
+	routes := map[string]http.HandlerFunc{}
+	var links []string
+	slow := func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(20 * time.Millisecond)
+		html()(w, r)
+	}
+	for i := range 12 {
+		p := fmt.Sprintf("/p%d", i)
+		links = append(links, p)
+		routes[p] = slow
+	}
+	routes["/"] = html(links...)
+	srv, site := newSite(t, routes)
+	_, recs := crawl(t, crawler.Config{Roots: []string{srv.URL}, MaxTasks: 2, NoRobots: true})
+	if len(recs) != 13 || site.peak != 2 {
+		t.Fatalf("%d records, server-side peak %d; want 13 and exactly 2", len(recs), site.peak)
+	}
+}
+
+func TestNonHTMLIsNotParsedAndOtherSchemesAreIgnored(t *testing.T) {
+	srv, site := newSite(t, map[string]http.HandlerFunc{
+		"/": html("/data.txt", "/feed.json", "mailto:ops@example.invalid", "ftp://example.invalid/f", "javascript:void(0)"),
+		"/data.txt": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/plain")
+			fmt.Fprint(w, `<a href="/trap">not a link in a text file</a>`)
+		},
+		"/feed.json": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"href": "<a href='/trap2'>x</a>"}`)
+		},
+	})
+	_, recs := crawl(t, crawler.Config{Roots: []string{srv.URL}})
+	if got := paths(recs); !slices.Equal(got, []string{"/", "/data.txt", "/feed.json"}) {
+		t.Fatalf("recorded %v", got)
+	}
+	if site.count("/trap")+site.count("/trap2") != 0 || recs["/"].NumURLs != 2 {
+		t.Fatalf("followed links from non-HTML, or counted other schemes: %+v", recs["/"])
+	}
+	if recs["/data.txt"].ContentType != "text/plain" {
+		t.Fatalf("content type %q", recs["/data.txt"].ContentType)
+	}
+}
+
+func TestEncodings(t *testing.T) {
+	page := func(ct string, body string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", ct)
+			fmt.Fprint(w, body)
+		}
+	}
+	srv, _ := newSite(t, map[string]http.HandlerFunc{
+		"/":         html("/none", "/declared", "/meta", "/bom"),
+		"/none":     page("text/html", "<p>plain</p>"),
+		"/declared": page("text/html; charset=ISO-8859-1", "<p>caf\xe9</p><a href='/caf%E9'>x</a>"),
+		"/meta":     page("text/html", `<meta charset="windows-1252"><p>caf`+"\xe9</p>"),
+		"/bom":      page("text/html", "\xef\xbb\xbf<p>bom</p>"),
+	})
+	_, recs := crawl(t, crawler.Config{Roots: []string{srv.URL}})
+	want := map[string]string{"/none": "utf-8", "/declared": "windows-1252", "/meta": "windows-1252", "/bom": "utf-8"}
+	for p, enc := range want {
+		if r := recs[p]; r == nil || r.Encoding != enc {
+			t.Errorf("%s: encoding %q, want %q", p, r.Encoding, enc)
+		}
+	}
+}
+
+func TestExcludeDepthAndPageBudget(t *testing.T) {
+	srv, _ := newSite(t, map[string]http.HandlerFunc{
+		"/":        html("/a", "/skip/me"),
+		"/a":       html("/a/b"),
+		"/a/b":     html("/a/b/c"),
+		"/a/b/c":   html(),
+		"/skip/me": html(),
+	})
+	_, recs := crawl(t, crawler.Config{Roots: []string{srv.URL}, Exclude: regexp.MustCompile(`/skip/`), MaxDepth: 2})
+	if got := paths(recs); !slices.Equal(got, []string{"/", "/a", "/a/b"}) {
+		t.Fatalf("exclude + depth 2: %v", got)
+	}
+	c, recs := crawl(t, crawler.Config{Roots: []string{srv.URL}, MaxPages: 2, MaxTasks: 1})
+	if len(recs) != 2 || c.Todo() == 0 {
+		t.Fatalf("budget 2: recorded %v, todo %d", paths(recs), c.Todo())
+	}
+}
+
+// localhost and 127.0.0.1 reach one server but are two hosts: a strict
+// crawl of one does not wander onto the other.
+func TestStrictScopeKeepsToTheRootHost(t *testing.T) {
+	srv, site := newSite(t, map[string]http.HandlerFunc{
+		"/": func(w http.ResponseWriter, r *http.Request) {
+			other := "http://" + strings.Replace(r.Host, "127.0.0.1", "localhost", 1) + "/other"
+			html(other, "/mine")(w, r)
+		},
+		"/mine": html(),
+	})
+	_, recs := crawl(t, crawler.Config{Roots: []string{srv.URL}})
+	if got := paths(recs); !slices.Equal(got, []string{"/", "/mine"}) || site.count("/other") != 0 {
+		t.Fatalf("recorded %v, /other fetched %d times", got, site.count("/other"))
+	}
+}

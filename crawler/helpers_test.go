@@ -1,0 +1,115 @@
+package crawler_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"loopkit/crawler"
+	"loopkit/loop"
+	"loopkit/task"
+)
+
+// pages is a test site: path → handler. Unknown paths are 404s, and every
+// request is counted by path.
+type pages struct {
+	mu       sync.Mutex
+	hits     map[string]int
+	inFlight int
+	peak     int
+	routes   map[string]http.HandlerFunc
+}
+
+func newSite(t *testing.T, routes map[string]http.HandlerFunc) (*httptest.Server, *pages) {
+	p := &pages{hits: map[string]int{}, routes: routes}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p.mu.Lock()
+		p.hits[r.URL.RequestURI()]++
+		p.inFlight++
+		p.peak = max(p.peak, p.inFlight)
+		h := p.routes[r.URL.Path]
+		p.mu.Unlock()
+		defer func() { p.mu.Lock(); p.inFlight--; p.mu.Unlock() }()
+		if h == nil {
+			http.NotFound(w, r)
+			return
+		}
+		h(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, p
+}
+
+func (p *pages) count(path string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.hits[path]
+}
+
+// html serves a page linking to each of links.
+func html(links ...string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, "<html><body>")
+		for _, l := range links {
+			fmt.Fprintf(w, `<a href="%s">%s</a> `, l, l)
+		}
+		fmt.Fprint(w, "</body></html>")
+	}
+}
+
+func redirect(code int, to string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, to, code) }
+}
+
+// crawl runs a crawl to its end and returns its records by URL path.
+func crawl(t *testing.T, cfg crawler.Config) (*crawler.Crawler, map[string]*crawler.Record) {
+	t.Helper()
+	l, err := loop.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if cfg.BackoffBase == 0 {
+		cfg.BackoffBase = time.Millisecond // tests do not wait for real backoff
+	}
+	c, err := crawler.New(l, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	guard := l.CallLater(60*time.Second, func() { t.Error("crawl hung"); l.Stop() })
+	if _, err := task.Run(l, func(y task.Yield) (int, error) { return 0, c.Crawl(y) }); err != nil {
+		t.Fatal(err)
+	}
+	guard.Cancel()
+	byPath := map[string]*crawler.Record{}
+	for _, r := range c.Records() {
+		path := r.URL[strings.Index(r.URL[len("http://"):], "/")+len("http://"):]
+		if byPath[path] != nil {
+			t.Errorf("%s recorded twice", r.URL)
+		}
+		byPath[path] = r
+	}
+	return c, byPath
+}
+
+func paths(m map[string]*crawler.Record) []string {
+	var out []string
+	for p := range m {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func status(r *crawler.Record) int {
+	if r == nil || r.Status == nil {
+		return 0
+	}
+	return *r.Status
+}

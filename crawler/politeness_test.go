@@ -1,0 +1,205 @@
+package crawler_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"loopkit/bench/site"
+	"loopkit/crawler"
+)
+
+func startSite(t *testing.T) *site.Site {
+	s, err := site.Start(site.Config{}, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// A server that drops the connection twice and then answers: the crawler
+// retries, and records the URL once, with status 200 after three tries.
+// Allowed one try only, it records the failure instead.
+func TestDroppedConnectionsAreRetried(t *testing.T) {
+	s := startSite(t)
+	c, _ := crawl(t, crawler.Config{Roots: []string{s.URL() + "drop?id=a&times=2"}, NoRobots: true})
+	recs := c.Records()
+	if len(recs) != 1 || status(recs[0]) != 200 || recs[0].Tries != 3 || recs[0].Exception != nil {
+		t.Fatalf("records %+v", recs[0])
+	}
+	c, _ = crawl(t, crawler.Config{Roots: []string{s.URL() + "drop?id=b&times=2"}, NoRobots: true, MaxTries: 1})
+	recs = c.Records()
+	if len(recs) != 1 || recs[0].Status != nil || recs[0].Exception == nil || recs[0].Tries != 1 {
+		t.Fatalf("with max_tries 1: %+v", recs[0])
+	}
+}
+
+func TestTransientStatusesRetriedOthersNot(t *testing.T) {
+	s := startSite(t)
+	c, _ := crawl(t, crawler.Config{Roots: []string{
+		s.URL() + "flaky?id=x&fail=2",
+		s.URL() + "no-such-page",
+	}, NoRobots: true})
+	for _, r := range c.Records() {
+		switch {
+		case strings.Contains(r.URL, "flaky"):
+			if status(r) != 200 || r.Tries != 3 {
+				t.Errorf("503, 503, 200: recorded %d after %d tries", status(r), r.Tries)
+			}
+		default:
+			if status(r) != 404 || r.Tries != 1 {
+				t.Errorf("404: recorded %d after %d tries (a 404 is never retried)", status(r), r.Tries)
+			}
+		}
+	}
+}
+
+// Retry-After in both forms is honoured: the retry waits at least that
+// long. (A lower bound is a fact about politeness, not a speed test.)
+// An invalid value is ignored and the backoff applies.
+func TestRetryAfterBothForms(t *testing.T) {
+	s := startSite(t)
+	for _, tc := range []struct {
+		form    string
+		minWait time.Duration
+	}{
+		{"seconds", 900 * time.Millisecond},
+		{"date", 900 * time.Millisecond},
+		{"invalid", 0},
+	} {
+		t.Run(tc.form, func(t *testing.T) {
+			url := fmt.Sprintf("%slimited?id=%s&n=1&after=1&form=%s", s.URL(), tc.form, tc.form)
+			c, _ := crawl(t, crawler.Config{Roots: []string{url}, NoRobots: true})
+			r := c.Records()[0]
+			if status(r) != 200 || r.Tries != 2 {
+				t.Fatalf("recorded %d after %d tries", status(r), r.Tries)
+			}
+			if elapsed := time.Duration(r.ElapsedMS * float64(time.Millisecond)); elapsed < tc.minWait {
+				t.Fatalf("retried after %v, sooner than Retry-After allows", elapsed)
+			}
+		})
+	}
+}
+
+// starts records when each request reached the server, for spacing checks.
+type starts struct {
+	mu sync.Mutex
+	at []time.Time
+}
+
+func (s *starts) mark() {
+	s.mu.Lock()
+	s.at = append(s.at, time.Now())
+	s.mu.Unlock()
+}
+
+func (s *starts) minGap() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	gap := time.Hour
+	for i := 1; i < len(s.at); i++ {
+		gap = min(gap, s.at[i].Sub(s.at[i-1]))
+	}
+	return gap
+}
+
+func spacedSite(t *testing.T, robotsTxt string, st *starts) string {
+	var links []string
+	routes := map[string]http.HandlerFunc{}
+	for i := range 4 {
+		p := fmt.Sprintf("/p%d", i)
+		links = append(links, p)
+		routes[p] = func(w http.ResponseWriter, r *http.Request) { st.mark(); html()(w, r) }
+	}
+	routes["/"] = func(w http.ResponseWriter, r *http.Request) { st.mark(); html(links...)(w, r) }
+	if robotsTxt != "" {
+		routes["/robots.txt"] = func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, robotsTxt) }
+	}
+	srv, _ := newSite(t, routes)
+	return srv.URL
+}
+
+func TestDelayAndCrawlDelaySpaceRequestStarts(t *testing.T) {
+	var byDelay starts
+	crawl(t, crawler.Config{Roots: []string{spacedSite(t, "", &byDelay)}, Delay: 60 * time.Millisecond})
+	if gap := byDelay.minGap(); gap < 50*time.Millisecond || len(byDelay.at) != 5 {
+		t.Fatalf("--delay 60ms: %d requests, smallest gap %v", len(byDelay.at), gap)
+	}
+	var byRobots starts
+	crawl(t, crawler.Config{Roots: []string{spacedSite(t, "User-agent: *\nCrawl-delay: 0.1\n", &byRobots)}})
+	if gap := byRobots.minGap(); gap < 90*time.Millisecond {
+		t.Fatalf("Crawl-delay 0.1: smallest gap %v", gap)
+	}
+}
+
+func TestPerHostLimitIsThePeakAtTheServer(t *testing.T) {
+	routes := map[string]http.HandlerFunc{}
+	var links []string
+	for i := range 12 {
+		p := fmt.Sprintf("/p%d", i)
+		links = append(links, p)
+		routes[p] = func(w http.ResponseWriter, r *http.Request) { time.Sleep(20 * time.Millisecond); html()(w, r) }
+	}
+	routes["/"] = html(links...)
+	srv, site := newSite(t, routes)
+	crawl(t, crawler.Config{Roots: []string{srv.URL}, MaxTasks: 10, PerHost: 3})
+	if site.peak != 3 {
+		t.Fatalf("server-side peak %d with --per_host 3", site.peak)
+	}
+}
+
+func TestRobotsRules(t *testing.T) {
+	robotsRoute := func(code int, body string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(code); fmt.Fprint(w, body) }
+	}
+	links := html("/public", "/private/x", "/only-us", "/everyone", "/private/open")
+	cases := []struct {
+		name    string
+		robots  http.HandlerFunc
+		fetched []string
+		skipped []string
+	}{
+		{"200: longest match, Allow wins, our group", robotsRoute(200,
+			"User-agent: *\nDisallow: /everyone\n\nUser-agent: LoopKit\nDisallow: /private/\nAllow: /private/open\nDisallow: /only-us\n"),
+			[]string{"/", "/public", "/private/open", "/everyone"}, []string{"/private/x", "/only-us"}},
+		{"404 means allow all", robotsRoute(404, ""),
+			[]string{"/", "/public", "/private/x", "/only-us", "/everyone", "/private/open"}, nil},
+		{"503 means disallow all", robotsRoute(503, ""),
+			nil, []string{"/", "/public"}},
+		{"redirect is followed", redirect(301, "/real-robots.txt"),
+			[]string{"/", "/public", "/only-us", "/everyone"}, []string{"/private/x", "/private/open"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, site := newSite(t, map[string]http.HandlerFunc{
+				"/": links, "/public": html(), "/private/x": html(), "/only-us": html(),
+				"/everyone": html(), "/private/open": html(),
+				"/robots.txt":      tc.robots,
+				"/real-robots.txt": robotsRoute(200, "User-agent: *\nDisallow: /private/\n"),
+			})
+			c, _ := crawl(t, crawler.Config{Roots: []string{srv.URL}})
+			for _, p := range tc.fetched {
+				if site.count(p) != 1 {
+					t.Errorf("%s fetched %d times, want once", p, site.count(p))
+				}
+			}
+			for _, p := range tc.skipped {
+				if site.count(p) != 0 {
+					t.Errorf("%s fetched although robots.txt forbids it", p)
+				}
+			}
+			if s, _ := c.Stats(); s.RobotsFetches == 0 || site.count("/robots.txt") == 0 {
+				t.Errorf("robots.txt was not fetched")
+			}
+			for _, r := range c.Records() {
+				if strings.HasSuffix(r.URL, "robots.txt") {
+					t.Errorf("robots.txt recorded as a page")
+				}
+			}
+		})
+	}
+}

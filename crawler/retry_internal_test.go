@@ -1,0 +1,91 @@
+package crawler
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+
+	"loopkit/crawler/http1"
+	"loopkit/future"
+)
+
+func TestParseRetryAfter(t *testing.T) {
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"120", 60 * time.Second, true}, // clamped
+		{"3", 3 * time.Second, true},
+		{"0", 0, true},
+		{"Sun, 29 Nov 2026 12:00:05 GMT", 5 * time.Second, true},
+		{"Sunday, 29-Nov-26 12:00:10 GMT", 10 * time.Second, true},
+		{"Sun Nov 29 12:00:02 2026", 2 * time.Second, true},
+		{"Sun, 29 Nov 2026 11:00:00 GMT", 0, true}, // in the past: go now
+		{"-5", 0, false},
+		{"soon", 0, false},
+		{"1.5", 0, false},
+		{"", 0, false},
+	} {
+		got, ok := parseRetryAfter(c.in, now)
+		if got != c.want || ok != c.ok {
+			t.Errorf("parseRetryAfter(%q) = %v, %v; want %v, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+func TestBackoffIsExponentialWithJitter(t *testing.T) {
+	base := 100 * time.Millisecond
+	for attempt := 1; attempt <= 4; attempt++ {
+		full := base << (attempt - 1)
+		for range 200 {
+			d := backoff(base, attempt)
+			if d < full/2 || d > full {
+				t.Fatalf("attempt %d: %v outside [%v, %v]", attempt, d, full/2, full)
+			}
+		}
+	}
+}
+
+func TestWhatIsRetried(t *testing.T) {
+	for code, want := range map[int]bool{408: true, 429: true, 500: true, 502: true, 503: true, 504: true,
+		400: false, 401: false, 403: false, 404: false, 410: false, 501: false, 200: false} {
+		if retryableStatus(code) != want {
+			t.Errorf("status %d retryable = %v", code, !want)
+		}
+	}
+	for err, want := range map[error]bool{
+		os.NewSyscallError("connect", syscall.ECONNREFUSED):  true,
+		os.NewSyscallError("read", syscall.ECONNRESET):       true,
+		&http1.TimeoutError{Phase: "read"}:                   true,
+		fmt.Errorf("x: %w", http1.ErrTruncated):              true,
+		&net.DNSError{Err: "timeout", IsTimeout: true}:       true,
+		&net.DNSError{Err: "no such host", IsNotFound: true}: false,
+		fmt.Errorf("x: %w", http1.ErrProtocol):               false,
+		fmt.Errorf("x: %w", http1.ErrBodyTooLarge):           false,
+		future.ErrCancelled:                                  false,
+		errors.New("http1: https is not supported"):          false,
+	} {
+		if retryableError(err) != want {
+			t.Errorf("%v: retryable = %v", err, !want)
+		}
+	}
+}
+
+func TestProductToken(t *testing.T) {
+	for ua, want := range map[string]string{
+		DefaultUserAgent:            "loopkit",
+		"MyBot/2.0 (+mailto:a@b.c)": "MyBot",
+		"plainbot":                  "plainbot",
+		"spaced bot/1":              "spaced",
+	} {
+		if got := productToken(ua); got != want {
+			t.Errorf("productToken(%q) = %q, want %q", ua, got, want)
+		}
+	}
+}
