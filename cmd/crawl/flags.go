@@ -1,0 +1,127 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"time"
+
+	"loopkit/crawler"
+)
+
+// options is everything the command line says.
+type options struct {
+	cfg     crawler.Config
+	poller  string
+	output  string
+	verbose int
+	quiet   bool
+}
+
+// count is a flag that counts its repetitions: -v -v, or -v=2.
+type count int
+
+func (c *count) String() string   { return strconv.Itoa(int(*c)) }
+func (c *count) IsBoolFlag() bool { return true }
+func (c *count) Set(s string) error {
+	if s == "true" {
+		*c++
+		return nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return errors.New("want a count")
+	}
+	*c = count(n)
+	return nil
+}
+
+// regexpFlag compiles --exclude as it is parsed, so a bad pattern is a
+// flag error like any other.
+type regexpFlag struct{ re **regexp.Regexp }
+
+func (r regexpFlag) String() string {
+	if r.re == nil || *r.re == nil {
+		return ""
+	}
+	return (*r.re).String()
+}
+func (r regexpFlag) Set(s string) error {
+	re, err := regexp.Compile(s)
+	if err != nil {
+		return fmt.Errorf("bad regular expression: %v", err)
+	}
+	*r.re = re
+	return nil
+}
+
+const usageHead = `usage: crawl [flags] ROOT...
+
+Crawls from each ROOT (a root without a scheme gets http://) and prints the
+500-lines report. With no ROOT it starts the built-in demo site on
+127.0.0.1 and crawls that. Flags take one dash or two.
+
+`
+
+// parseFlags reads args into options. Errors are one line, for exit status 2.
+func parseFlags(args []string, stdout io.Writer) (*options, []string, error) {
+	o := &options{}
+	c := &o.cfg
+	fs := flag.NewFlagSet("crawl", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are reported by the caller, in one line
+	fs.IntVar(&c.MaxTasks, "max_tasks", 100, "worker tasks")
+	fs.IntVar(&c.MaxRedirect, "max_redirect", 10, "redirects followed from one URL")
+	fs.IntVar(&c.MaxTries, "max_tries", 4, "attempts per URL, the first included")
+	fs.Var(regexpFlag{&c.Exclude}, "exclude", "skip URLs matching this regular expression")
+	strict := fs.Bool("strict", true, "crawl only the roots' hosts and their www. twins")
+	lenient := fs.Bool("lenient", false, "crawl hosts of the roots' registrable domains")
+	fs.Var((*count)(&o.verbose), "v", "more output on stderr (repeatable)")
+	fs.BoolVar(&o.quiet, "q", false, "no notices or progress on stderr")
+	fs.StringVar(&o.output, "o", "", "write one JSON line per fetched URL to `FILE`")
+	fs.StringVar(&o.poller, "poller", "", "epoll, kqueue or poll (default: the best this OS has)")
+	fs.IntVar(&c.PerHost, "per_host", 8, "requests in flight per host")
+	fs.DurationVar(&c.Delay, "delay", 0, "minimum spacing between request starts per host")
+	fs.BoolVar(&c.Jitter, "jitter", false, "add up to 50% random extra to each spacing")
+	fs.StringVar(&c.UserAgent, "user_agent", crawler.DefaultUserAgent, "User-Agent: name yourself and a contact")
+	robots := fs.Bool("robots", true, "obey robots.txt (turn off only for sites that are yours)")
+	fs.IntVar(&c.MaxPages, "max_pages", 0, "stop after fetching this many pages (0: no limit)")
+	fs.IntVar(&c.MaxDepth, "max_depth", 0, "follow links at most this deep from a root (0: no limit)")
+	fs.DurationVar(&c.HTTP.ConnectTimeout, "connect_timeout", 10*time.Second, "TCP connect timeout")
+	fs.DurationVar(&c.HTTP.ReadTimeout, "read_timeout", 30*time.Second, "longest silence while reading a response")
+	fs.DurationVar(&c.HTTP.WriteTimeout, "write_timeout", 10*time.Second, "longest stall while sending a request")
+	fs.DurationVar(&c.HTTP.PoolTimeout, "pool_timeout", 30*time.Second, "longest wait for a free connection")
+	fs.DurationVar(&c.HTTP.TotalTimeout, "timeout", 2*time.Minute, "deadline for a whole request")
+	fs.Int64Var(&c.HTTP.Limits.MaxBodyBytes, "max_body", 10<<20, "largest response body in bytes (after gzip)")
+	fs.Usage = func() {} // the flag package calls it on every error; we print one line instead
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usageHead)
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+		}
+		return nil, nil, err
+	}
+	switch {
+	case c.MaxTasks < 1:
+		return nil, nil, errors.New("--max_tasks must be at least 1")
+	case c.MaxTries < 1:
+		return nil, nil, errors.New("--max_tries must be at least 1")
+	case c.MaxRedirect < 0, c.PerHost < 1, c.MaxPages < 0, c.MaxDepth < 0, c.Delay < 0:
+		return nil, nil, errors.New("--max_redirect, --max_pages, --max_depth and --delay cannot be negative, --per_host must be at least 1")
+	}
+	if c.MaxRedirect == 0 {
+		c.MaxRedirect = -1 // Config's zero means the default; -1 means none
+	}
+	c.Lenient = *lenient && !(isSet(fs, "strict") && *strict)
+	c.NoRobots = !*robots
+	return o, fs.Args(), nil
+}
+
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}

@@ -1,0 +1,196 @@
+// Command crawl is the 500-lines crawler on loopkit's event loop.
+//
+//	go run ./cmd/crawl                     # crawl the built-in demo site
+//	go run ./cmd/crawl -o out.jsonl example.com
+//
+// stdout carries the chapter's report; stderr carries notices, -v logging
+// and, on a terminal, a live progress line. Exit status: 0 done, 1 failed,
+// 2 bad usage, 130 interrupted (after the report of what was done).
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"loopkit/bench/site"
+	"loopkit/crawler"
+	"loopkit/loop"
+	"loopkit/task"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, nil))
+}
+
+// run is the whole command, testable: interrupt, if not nil, replaces
+// SIGINT (a test closes it to play Ctrl-C).
+func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int {
+	o, roots, err := parseFlags(args, stdout)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "crawl: %v (crawl -h lists the flags)\n", err)
+		return 2
+	}
+	notice := func(format string, a ...any) {
+		if !o.quiet {
+			fmt.Fprintf(stderr, "crawl: "+format+"\n", a...)
+		}
+	}
+	if len(roots) == 0 {
+		demo, err := site.Start(site.Config{}, "127.0.0.1:0")
+		if err != nil {
+			fmt.Fprintf(stderr, "crawl: starting the demo site: %v\n", err)
+			return 1
+		}
+		defer demo.Close()
+		roots = []string{demo.URL()}
+		notice("no root given: crawling the built-in demo site at %s", demo.URL())
+	}
+	for _, r := range roots {
+		if _, err := crawler.ParseRoot(r); err != nil {
+			fmt.Fprintf(stderr, "crawl: %v\n", err)
+			return 2
+		}
+	}
+	o.cfg.Roots = roots
+
+	l, err := loop.New(&loop.Options{Poller: o.poller})
+	if err != nil {
+		fmt.Fprintf(stderr, "crawl: %v\n", err)
+		return 2
+	}
+	defer l.Close()
+
+	var out *bufio.Writer
+	if o.output != "" {
+		f, err := os.Create(o.output)
+		if err != nil {
+			fmt.Fprintf(stderr, "crawl: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		out = bufio.NewWriter(f)
+		defer out.Flush()
+		enc := json.NewEncoder(out)
+		o.cfg.OnRecord = func(r *crawler.Record) {
+			if err := enc.Encode(r); err != nil {
+				notice("writing %s: %v", o.output, err)
+			}
+		}
+	}
+	if o.verbose > 0 {
+		write := o.cfg.OnRecord
+		o.cfg.OnRecord = func(r *crawler.Record) {
+			if write != nil {
+				write(r)
+			}
+			fmt.Fprintln(stderr, describe(r))
+		}
+	}
+
+	c, err := crawler.New(l, o.cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "crawl: %v\n", err)
+		return 2
+	}
+	stopSignals := forwardInterrupts(l, c, interrupt, notice)
+	defer stopSignals()
+	if !o.quiet && isTerminal(stderr) {
+		startProgress(l, c, stderr)
+	}
+	notice("crawling %v with the %s poller", roots, l.PollerName())
+	_, err = task.Run(l, func(y task.Yield) (int, error) { return 0, c.Crawl(y) })
+	if isTerminal(stderr) && !o.quiet {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	c.Report(stdout)
+	if err != nil {
+		fmt.Fprintf(stderr, "crawl: %v\n", err)
+		return 1
+	}
+	if s, _ := c.Stats(); s.Interrupted {
+		return 130
+	}
+	return 0
+}
+
+// forwardInterrupts turns Ctrl-C (or a closed test channel) into
+// Crawler.Interrupt on the loop: the first stops new work, a second
+// cancels what is in flight.
+func forwardInterrupts(l *loop.Loop, c *crawler.Crawler, test <-chan struct{}, notice func(string, ...any)) (stop func()) {
+	sig := make(chan os.Signal, 2)
+	if test == nil {
+		signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		for {
+			select {
+			case <-done:
+				return
+			case <-test:
+				test = nil
+			case <-sig:
+			}
+			l.CallSoonThreadsafe(func() {
+				notice("interrupted: finishing what is in flight (again to cancel it)")
+				c.Interrupt()
+			})
+		}
+	}()
+	return func() {
+		signal.Stop(sig)
+		close(done)
+		<-finished
+	}
+}
+
+func describe(r *crawler.Record) string {
+	switch {
+	case r.Status == nil:
+		return fmt.Sprintf("%s error %s", r.URL, *r.Exception)
+	case r.NextURL != nil:
+		return fmt.Sprintf("%s %d → %s", r.URL, *r.Status, *r.NextURL)
+	}
+	return fmt.Sprintf("%s %d %s %d bytes, %d/%d new links, %d tries, %.1f ms",
+		r.URL, *r.Status, r.ContentType, r.Size, r.NumNewURLs, r.NumURLs, r.Tries, r.ElapsedMS)
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// startProgress redraws one status line on stderr twice a second, from a
+// loop timer: no goroutine, no lock.
+func startProgress(l *loop.Loop, c *crawler.Crawler, w io.Writer) {
+	var tick func()
+	tick = func() {
+		s, queued := c.Stats()
+		secs := c.Elapsed().Seconds()
+		rate := 0.0
+		if secs > 0 {
+			rate = float64(s.Done) / secs
+		}
+		fmt.Fprintf(w, "\r\033[K%.0f pages/s  done %d  queued %d  in flight %d  errors %d  retries %d",
+			rate, s.Done, queued, s.InFlight, s.Errors, s.Retries)
+		l.CallLater(500*time.Millisecond, tick)
+	}
+	l.CallLater(500*time.Millisecond, tick)
+}
