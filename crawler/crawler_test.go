@@ -105,8 +105,8 @@ func TestMaxTasksIsThePeakAtTheServer(t *testing.T) {
 	routes["/"] = html(links...)
 	srv, site := newSite(t, routes)
 	_, recs := crawl(t, crawler.Config{Roots: []string{srv.URL}, MaxTasks: 2, NoRobots: true})
-	if len(recs) != 13 || site.peak != 2 {
-		t.Fatalf("%d records, server-side peak %d; want 13 and exactly 2", len(recs), site.peak)
+	if peak := site.peakInFlight(); len(recs) != 13 || peak != 2 {
+		t.Fatalf("%d records, server-side peak %d; want 13 and exactly 2", len(recs), peak)
 	}
 }
 

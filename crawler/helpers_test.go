@@ -45,6 +45,12 @@ func newSite(t *testing.T, routes map[string]http.HandlerFunc) (*httptest.Server
 	return srv, p
 }
 
+func (p *pages) peakInFlight() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.peak
+}
+
 func (p *pages) count(path string) int {
 	p.mu.Lock()
 	defer p.mu.Unlock()

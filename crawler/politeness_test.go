@@ -97,6 +97,12 @@ func (s *starts) mark() {
 	s.mu.Unlock()
 }
 
+func (s *starts) count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.at)
+}
+
 func (s *starts) minGap() time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -126,12 +132,15 @@ func spacedSite(t *testing.T, robotsTxt string, st *starts) string {
 func TestDelayAndCrawlDelaySpaceRequestStarts(t *testing.T) {
 	var byDelay starts
 	crawl(t, crawler.Config{Roots: []string{spacedSite(t, "", &byDelay)}, Delay: 60 * time.Millisecond})
-	if gap := byDelay.minGap(); gap < 50*time.Millisecond || len(byDelay.at) != 5 {
-		t.Fatalf("--delay 60ms: %d requests, smallest gap %v", len(byDelay.at), gap)
+	// Gaps are measured where requests arrive, so scheduling noise on a
+	// busy machine can shave a little off; without spacing they would be
+	// near zero, so 70% of the delay still proves the rule.
+	if gap := byDelay.minGap(); gap < 42*time.Millisecond || byDelay.count() != 5 {
+		t.Fatalf("--delay 60ms: %d requests, smallest gap %v", byDelay.count(), gap)
 	}
 	var byRobots starts
 	crawl(t, crawler.Config{Roots: []string{spacedSite(t, "User-agent: *\nCrawl-delay: 0.1\n", &byRobots)}})
-	if gap := byRobots.minGap(); gap < 90*time.Millisecond {
+	if gap := byRobots.minGap(); gap < 70*time.Millisecond || byRobots.count() != 5 {
 		t.Fatalf("Crawl-delay 0.1: smallest gap %v", gap)
 	}
 }
@@ -147,8 +156,8 @@ func TestPerHostLimitIsThePeakAtTheServer(t *testing.T) {
 	routes["/"] = html(links...)
 	srv, site := newSite(t, routes)
 	crawl(t, crawler.Config{Roots: []string{srv.URL}, MaxTasks: 10, PerHost: 3})
-	if site.peak != 3 {
-		t.Fatalf("server-side peak %d with --per_host 3", site.peak)
+	if peak := site.peakInFlight(); peak != 3 {
+		t.Fatalf("server-side peak %d with --per_host 3", peak)
 	}
 }
 

@@ -140,8 +140,7 @@ func TestStaleKeepAliveConnectionIsRetriedOnce(t *testing.T) {
 // once by its reader and dropped, so the next request dials afresh
 // instead of failing.
 func TestIdleConnectionClosedByServerIsDropped(t *testing.T) {
-	srv := newCountingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("hi")) }))
-	srv.Config.IdleTimeout = 50 * time.Millisecond
+	srv := newCountingServerIdle(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("hi")) }), 50*time.Millisecond)
 	l, c := onLoop(t, http1.Options{})
 	if _, err := get(t, l, c, srv.URL); err != nil {
 		t.Fatal(err)

@@ -52,7 +52,13 @@ type countingServer struct {
 }
 
 func newCountingServer(t testing.TB, h http.Handler) *countingServer {
+	return newCountingServerIdle(t, h, 0)
+}
+
+// newCountingServerIdle sets the server's idle timeout before it starts.
+func newCountingServerIdle(t testing.TB, h http.Handler, idle time.Duration) *countingServer {
 	s := &countingServer{Server: httptest.NewUnstartedServer(h)}
+	s.Config.IdleTimeout = idle
 	s.Config.ConnState = func(_ net.Conn, st http.ConnState) {
 		if st == http.StateNew {
 			s.conns.Add(1)
