@@ -216,3 +216,52 @@ func TestCancellingTheTaskAbortsTheRequest(t *testing.T) {
 		t.Fatalf("%d connections open after the cancelled request", n)
 	}
 }
+
+// A server that accepts a request but never reads it: once the socket
+// buffers are full, the write stalls and the write timeout fires.
+func TestWriteTimeoutWhenTheServerStopsReading(t *testing.T) {
+	url := rawServer(t, func(c net.Conn, r *bufio.Reader) { time.Sleep(500 * time.Millisecond) })
+	l, c := onLoop(t, http1.Options{WriteTimeout: 100 * time.Millisecond})
+	huge := http1.Header{{Name: "X-Padding", Value: strings.Repeat("p", 32<<20)}}
+	_, err := await(t, l, c.Do(http1.Request{URL: url, Header: huge}))
+	var te *http1.TimeoutError
+	if !errors.As(err, &te) || te.Phase != "write" {
+		t.Fatalf("got %v, want a write timeout", err)
+	}
+}
+
+// A listener whose accept queue is full drops new SYNs, so a connect to
+// it neither succeeds nor fails: only the connect timeout ends it.
+func TestConnectTimeoutWhenSYNsAreDropped(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	// Fill the accept queue (Go listens with the system's somaxconn, so
+	// open connections until one does not complete within a moment).
+	var held []net.Conn
+	defer func() {
+		for _, c := range held {
+			c.Close()
+		}
+	}()
+	full := false
+	for range 5000 {
+		c, err := net.DialTimeout("tcp", ln.Addr().String(), 50*time.Millisecond)
+		if err != nil {
+			full = true
+			break
+		}
+		held = append(held, c)
+	}
+	if !full {
+		t.Skip("could not fill the accept queue")
+	}
+	l, c := onLoop(t, http1.Options{ConnectTimeout: 100 * time.Millisecond})
+	_, err = get(t, l, c, "http://"+ln.Addr().String()+"/")
+	var te *http1.TimeoutError
+	if !errors.As(err, &te) || te.Phase != "connect" {
+		t.Fatalf("got %v, want a connect timeout", err)
+	}
+}

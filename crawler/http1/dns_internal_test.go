@@ -1,0 +1,42 @@
+package http1
+
+import (
+	"testing"
+	"time"
+
+	"loopkit/loop"
+)
+
+// Lookups of one host merge while pending and are remembered for the TTL;
+// after it, the next lookup asks the resolver again.
+func TestDNSCacheMergesAndExpires(t *testing.T) {
+	l, err := loop.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	d := newDNSCache(l, 50*time.Millisecond)
+	first := d.resolve("localhost")
+	if second := d.resolve("localhost"); second != first {
+		t.Fatal("a second lookup while the first is pending was not merged")
+	}
+	if err := l.RunUntilComplete(first); err != nil || first.Err() != nil {
+		t.Fatalf("resolving localhost: %v %v", err, first.Err())
+	}
+	l.CallSoon(l.Stop) // one more turn, for the cache's own done callback
+	l.Run()
+	if again := d.resolve("localhost"); again != first {
+		t.Fatal("a lookup within the TTL was not answered from the cache")
+	}
+	time.Sleep(60 * time.Millisecond)
+	if later := d.resolve("localhost"); later == first {
+		t.Fatal("a lookup after the TTL was answered from the cache")
+	}
+	failed := d.resolve("no-such-host.invalid")
+	l.RunUntilComplete(failed)
+	l.CallSoon(l.Stop)
+	l.Run()
+	if d.resolve("no-such-host.invalid") == failed {
+		t.Fatal("a failed lookup was cached")
+	}
+}
