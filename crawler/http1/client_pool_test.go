@@ -1,12 +1,16 @@
 package http1_test
 
 import (
+	"net/http"
+	"os"
 	"runtime"
 	"strconv"
 	"testing"
+	"time"
 
 	"loopkit/crawler/http1"
 	"loopkit/future"
+	"loopkit/loop"
 )
 
 // openMany sends n requests at once, so the pool must open n connections;
@@ -69,5 +73,43 @@ func BenchmarkIdleConnectionBytes(b *testing.B) {
 		runtime.ReadMemStats(&after)
 		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/n, "heap-bytes/conn")
 		c.Close()
+	}
+}
+
+// Closing the client and its loop closes every socket it opened: the
+// process's descriptors go back to where they were.
+func TestCloseLeavesNoDescriptors(t *testing.T) {
+	fdCount := func() int {
+		entries, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Skip("no /proc/self/fd here")
+		}
+		return len(entries)
+	}
+	srv := newCountingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) }))
+	srv.Client() // let httptest open whatever it opens first
+	before := fdCount()
+	l, err := loop.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := http1.NewClient(l, http1.Options{MaxConnsPerHost: 50})
+	for _, f := range openMany(t, c, srv.URL, 50) {
+		if _, err := await(t, l, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c.OpenConns() != 50 {
+		t.Fatalf("%d connections pooled, want 50", c.OpenConns())
+	}
+	c.Close()
+	l.Close()
+	// The server closes its ends when it reads EOF; give it a moment.
+	deadline := time.Now().Add(5 * time.Second)
+	for fdCount() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if after := fdCount(); after > before {
+		t.Fatalf("descriptors: %d before, %d after closing", before, after)
 	}
 }
