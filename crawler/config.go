@@ -17,7 +17,7 @@ import (
 type Config struct {
 	Roots       []string       // where to start; a root without a scheme gets http://
 	MaxTasks    int            // worker tasks [100]
-	MaxRedirect int            // redirects followed from one URL [10]
+	MaxRedirect int            // redirects followed from one URL [10]; negative: none
 	MaxTries    int            // attempts per URL, the first included [4]
 	Exclude     *regexp.Regexp // URLs matching it are not crawled
 	Lenient     bool           // match hosts by registrable domain, not exactly

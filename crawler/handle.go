@@ -28,8 +28,8 @@ func (c *Crawler) handle(y task.Yield, it item) {
 	}
 	if !c.cfg.NoRobots {
 		rules, err := c.robots.rulesFor(y, u)
-		if err != nil { // cancelled while waiting for robots.txt
-			c.record(&Record{URL: it.url, Depth: it.depth, Exception: ptr(err.Error())})
+		if err != nil { // cancelled by an interrupt while waiting for robots.txt
+			c.stats.Todo++ // nothing was sent for this URL: it is still to do
 			return
 		}
 		if !rules.Allowed(u.RequestURI()) {
