@@ -117,25 +117,19 @@ func Accept(fd int) (int, netip.AddrPort, error) {
 
 // Read reads into p. n == 0 with a nil error means the peer closed its side.
 func Read(fd int, p []byte) (int, error) {
-	for {
-		n, err := unix.Read(fd, p)
-		switch {
-		case err == nil:
-			return n, nil
-		case errors.Is(err, unix.EINTR):
-			continue
-		case errors.Is(err, unix.EAGAIN):
-			return 0, ErrWouldBlock
-		default:
-			return 0, os.NewSyscallError("read", err)
-		}
-	}
+	return transfer("read", func() (int, error) { return unix.Read(fd, p) })
 }
 
 // Write writes as much of p as the send buffer takes.
 func Write(fd int, p []byte) (int, error) {
+	return transfer("write", func() (int, error) { return unix.Write(fd, p) })
+}
+
+// transfer runs a read or write, restarting it after a signal and turning
+// EAGAIN into ErrWouldBlock.
+func transfer(call string, rw func() (int, error)) (int, error) {
 	for {
-		n, err := unix.Write(fd, p)
+		n, err := rw()
 		switch {
 		case err == nil:
 			return n, nil
@@ -144,7 +138,7 @@ func Write(fd int, p []byte) (int, error) {
 		case errors.Is(err, unix.EAGAIN):
 			return 0, ErrWouldBlock
 		default:
-			return 0, os.NewSyscallError("write", err)
+			return 0, os.NewSyscallError(call, err)
 		}
 	}
 }
