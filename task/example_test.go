@@ -60,9 +60,12 @@ func ExampleSemaphore() {
 		}
 		return task.Gather(y, reqs...)
 	})
-	elapsed := time.Since(start).Round(100 * time.Millisecond)
-	fmt.Println("peak:", peak, "about 1.2s:", elapsed >= 1200*time.Millisecond && elapsed < 2*time.Second)
-	// Output: peak: 10 about 1.2s: true
+	// Six rounds of ten cannot take less than 6 × 0.2 s; on an idle machine
+	// they take just over that (time it: the Output below checks only the
+	// bound that always holds).
+	elapsed := time.Since(start)
+	fmt.Println("peak:", peak, "at least 1.2s:", elapsed >= 1200*time.Millisecond)
+	// Output: peak: 10 at least 1.2s: true
 }
 
 // Gather keeps every outcome: one failure loses nothing else.
