@@ -125,3 +125,16 @@ func TestPanickingCallbackReachesHandlerAndLoopGoesOn(t *testing.T) {
 }
 
 func explode() { panic("boom") }
+
+// Stop before Run still lets one iteration run, so what was scheduled
+// before it is not lost.
+func TestStopBeforeRunRunsOneIteration(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		ran := false
+		l.CallSoon(func() { ran = true })
+		l.Stop()
+		if err := l.Run(); err != nil || !ran {
+			t.Fatalf("Run: %v; scheduled callback ran: %v", err, ran)
+		}
+	})
+}

@@ -115,8 +115,9 @@ func (l *Loop) CallSoon(fn func()) {
 	l.ready = append(l.ready, fn)
 }
 
-// Stop makes Run return after the current iteration. From another
-// goroutine, use CallSoonThreadsafe(l.Stop).
+// Stop makes Run return after the current iteration. Called before Run,
+// it makes Run return after one iteration (as asyncio's stop does). From
+// another goroutine, use CallSoonThreadsafe(l.Stop).
 func (l *Loop) Stop() { l.stopping = true }
 
 // Run runs the loop until Stop is called. It returns an error only if the
@@ -130,12 +131,14 @@ func (l *Loop) Run() error {
 	}
 	l.isActive = true
 	defer func() { l.isActive, l.stopping = false, false }()
-	for !l.stopping {
+	for {
 		if err := l.runOnce(); err != nil {
 			return err
 		}
+		if l.stopping {
+			return nil
+		}
 	}
-	return nil
 }
 
 // Waitable is what RunUntilComplete waits for: a future.Future or a
