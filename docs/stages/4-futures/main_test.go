@@ -1,0 +1,26 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestFetchesEveryPageWithFutures(t *testing.T) {
+	var out strings.Builder
+	if err := run(&out, 8, 5*time.Millisecond); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if got := strings.Count(out.String(), " 200 "); got != 8 {
+		t.Errorf("%d pages answered 200, want 8:\n%s", got, out.String())
+	}
+	if !strings.Contains(out.String(), "fetched 8 pages") || !strings.Contains(out.String(), "(0 failed)") {
+		t.Errorf("no clean summary:\n%s", out.String())
+	}
+	// A request of a hundred bytes fits an empty send buffer, so every send
+	// completes inside SockSendAll, before AddDoneCallback; the fetches
+	// finishing at all shows that those callbacks ran.
+	if alreadyDone != 8 {
+		t.Errorf("%d sends were already done when their callback was added, want 8", alreadyDone)
+	}
+}

@@ -1,0 +1,29 @@
+package main
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestFetchesEveryPageTwiceAndTheSemaphoreBoundsTheServer(t *testing.T) {
+	var out strings.Builder
+	if err := run(&out, 8, 5*time.Millisecond, 3); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if got := strings.Count(out.String(), " 200 "); got != 16 {
+		t.Errorf("%d pages answered 200, want 8 in each of two rounds:\n%s", got, out.String())
+	}
+	summary := regexp.MustCompile(`fetched 8 pages in \S+ with limit (\d+); server peak in flight: (\d+)`)
+	rounds := summary.FindAllStringSubmatch(out.String(), -1)
+	if len(rounds) != 2 || rounds[0][1] != "0" || rounds[1][1] != "3" {
+		t.Fatalf("want a summary for limit 0, then one for limit 3:\n%s", out.String())
+	}
+	// The server counts what it receives: with the semaphore it can never
+	// see more than the limit, however the requests are timed.
+	if peak, _ := strconv.Atoi(rounds[1][2]); peak < 1 || peak > 3 {
+		t.Errorf("with limit 3 the server saw %d requests at once", peak)
+	}
+}

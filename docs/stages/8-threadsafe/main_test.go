@@ -1,0 +1,20 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestEveryPageIsCountedOffTheLoopAndReportedOnIt(t *testing.T) {
+	var out strings.Builder
+	if err := run(&out, 6, time.Millisecond, 2); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if got := strings.Count(out.String(), " words, counted by worker "); got != 6 {
+		t.Errorf("%d pages counted, want 6:\n%s", got, out.String())
+	}
+	if strings.Contains(out.String(), " 0 words") || strings.Contains(out.String(), "by worker 0") {
+		t.Errorf("a page failed or came back empty:\n%s", out.String())
+	}
+}
