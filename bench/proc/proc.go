@@ -1,0 +1,87 @@
+// Package proc measures the process it runs in: CPU time, peak resident
+// memory, goroutines and OS threads, and the file-descriptor limit.
+//
+// It sits under bench/harness: every benchmark variant runs in a child
+// process of its own, and that child measures itself with this package,
+// so that one client's garbage, threads and sockets never count against
+// another's.
+package proc
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// Usage is what getrusage(RUSAGE_SELF) says about this process: CPU time
+// in user space and in the kernel, summed over all its threads, and the
+// peak resident set size.
+type Usage struct {
+	User, System time.Duration
+	PeakRSS      int64 // bytes
+}
+
+// CPU is user plus system time.
+func (u Usage) CPU() time.Duration { return u.User + u.System }
+
+// Now reads the usage so far. A failed getrusage (it does not fail on a
+// valid pointer) reads as zero.
+func Now() Usage {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return Usage{}
+	}
+	u := Usage{
+		User:    time.Duration(ru.Utime.Nano()),
+		System:  time.Duration(ru.Stime.Nano()),
+		PeakRSS: int64(ru.Maxrss),
+	}
+	// ru_maxrss is in bytes on Apple systems and in KiB everywhere else.
+	if runtime.GOOS != "darwin" && runtime.GOOS != "ios" {
+		u.PeakRSS *= 1024
+	}
+	// Linux also keeps the high-water mark in /proc; take the larger, in
+	// case one of them lags.
+	if hwm, ok := statusField("VmHWM"); ok && hwm*1024 > u.PeakRSS {
+		u.PeakRSS = hwm * 1024
+	}
+	return u
+}
+
+// Threads is the number of OS threads the process has now. Where
+// /proc/self/status is missing it falls back on the number of threads the
+// Go runtime ever created, which is an upper bound.
+func Threads() int {
+	if n, ok := statusField("Threads"); ok {
+		return int(n)
+	}
+	return pprof.Lookup("threadcreate").Count()
+}
+
+// statusField reads a number from /proc/self/status ("VmHWM:  1234 kB").
+func statusField(name string) (int64, bool) {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, false
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	prefix := []byte(name + ":")
+	for sc.Scan() {
+		line := sc.Bytes()
+		if !bytes.HasPrefix(line, prefix) {
+			continue
+		}
+		fields := bytes.Fields(line[len(prefix):])
+		if len(fields) == 0 {
+			return 0, false
+		}
+		n, err := strconv.ParseInt(string(fields[0]), 10, 64)
+		return n, err == nil
+	}
+	return 0, false
+}

@@ -1,0 +1,79 @@
+package proc
+
+import (
+	"os"
+	"runtime"
+	"testing"
+	"time"
+)
+
+func TestUsageGrowsWithWorkAndMemory(t *testing.T) {
+	before := Now()
+	keep := make([][]byte, 0, 64)
+	for range 64 {
+		b := make([]byte, 256<<10)
+		for i := range b {
+			b[i] = 1 // touch it, or it is never resident
+		}
+		keep = append(keep, b)
+	}
+	deadline := time.Now().Add(20 * time.Millisecond)
+	for time.Now().Before(deadline) {
+	}
+	after := Now()
+	runtime.KeepAlive(keep)
+	if after.CPU() <= before.CPU() {
+		t.Errorf("CPU went from %v to %v after 20 ms of spinning", before.CPU(), after.CPU())
+	}
+	if after.PeakRSS < 16<<20 {
+		t.Errorf("peak RSS %d bytes with 16 MiB resident", after.PeakRSS)
+	}
+}
+
+func TestSamplerSeesTheGoroutinesOfTheWorkload(t *testing.T) {
+	s := StartSampler(time.Millisecond)
+	stop := make(chan struct{})
+	started := make(chan struct{}, 50)
+	for range 50 {
+		go func() {
+			started <- struct{}{}
+			<-stop
+		}()
+	}
+	for range 50 {
+		<-started
+	}
+	time.Sleep(5 * time.Millisecond)
+	close(stop)
+	p := s.Stop()
+	if p.Goroutines < 51 { // the 50 and the test's own
+		t.Errorf("peak of %d goroutines", p.Goroutines)
+	}
+	if p.Threads < 1 {
+		t.Errorf("peak of %d threads", p.Threads)
+	}
+}
+
+func TestRaiseFDLimitReachesTheHardLimit(t *testing.T) {
+	l, err := RaiseFDLimit()
+	if err != nil {
+		t.Skipf("this system refuses: %v", err)
+	}
+	if l.Raised != l.Hard || l.Soft > l.Hard {
+		t.Fatalf("got %v", l)
+	}
+}
+
+func TestCPUOfThisProcessMatchesGetrusage(t *testing.T) {
+	deadline := time.Now().Add(50 * time.Millisecond)
+	for time.Now().Before(deadline) {
+	}
+	got, ok := CPUOf(os.Getpid())
+	if !ok {
+		t.Skip("no /proc here")
+	}
+	own := Now().CPU()
+	if got <= 0 || got > own+20*time.Millisecond {
+		t.Fatalf("CPUOf says %v, getrusage %v", got, own)
+	}
+}
