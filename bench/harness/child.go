@@ -1,0 +1,139 @@
+package harness
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"runtime/pprof"
+	"slices"
+	"time"
+
+	"loopkit/bench/proc"
+	"loopkit/bench/report"
+	"loopkit/bench/site"
+	"loopkit/bench/workload"
+)
+
+// The environment of a child process: its role, and its orders as JSON.
+const (
+	envRole  = "LOOPKIT_BENCH_ROLE"
+	envOrder = "LOOPKIT_BENCH_ORDER"
+)
+
+const (
+	roleVariant = "variant"
+	roleSite    = "site"
+)
+
+// variantOrder is what a variant child is told to do.
+type variantOrder struct {
+	Variant string       `json:"variant"`
+	Job     workload.Job `json:"job"`
+	// CPUProfile, if set, is where to write a pprof CPU profile of the job.
+	CPUProfile string `json:"cpu_profile,omitempty"`
+}
+
+// siteOrder is what a site child is told to serve.
+type siteOrder struct {
+	Pages int `json:"pages"`
+}
+
+// IsChild reports whether this process was started by the harness to
+// play a part; if so, the main function must call ChildMain and exit.
+func IsChild() bool { return os.Getenv(envRole) != "" }
+
+// ChildMain plays the part the harness gave this process and returns its
+// exit code.
+func ChildMain(stdin io.Reader, stdout, stderr io.Writer) int {
+	var err error
+	switch role := os.Getenv(envRole); role {
+	case roleVariant:
+		err = runVariantChild(stdout)
+	case roleSite:
+		err = serveSiteChild(stdin, stdout)
+	default:
+		err = fmt.Errorf("unknown role %q", role)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "bench child: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func runVariantChild(stdout io.Writer) error {
+	var o variantOrder
+	if err := json.Unmarshal([]byte(os.Getenv(envOrder)), &o); err != nil {
+		return fmt.Errorf("bad order: %w", err)
+	}
+	v, err := Lookup(o.Variant)
+	if err != nil {
+		return err
+	}
+	if o.CPUProfile != "" {
+		f, err := os.Create(o.CPUProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	s, err := measure(v, o.Job)
+	if err != nil {
+		return err
+	}
+	return json.NewEncoder(stdout).Encode(s)
+}
+
+// measure runs one job of v and reports what it cost this process.
+func measure(v Variant, job workload.Job) (report.Sample, error) {
+	// A refused raise leaves the limit as it was, which the sample shows.
+	limit, _ := proc.RaiseFDLimit()
+	sampler := proc.StartSampler(100 * time.Millisecond)
+	before, start := proc.Now(), time.Now()
+	tally, err := v.Run(job)
+	wall, after := time.Since(start), proc.Now()
+	peaks := sampler.Stop()
+	if err != nil {
+		return report.Sample{}, err
+	}
+	slices.Sort(tally.URLs)
+	return report.Sample{
+		Variant:        v.Name,
+		OK:             tally.OK,
+		Failed:         tally.Failed,
+		FirstError:     tally.FirstError,
+		WallSeconds:    wall.Seconds(),
+		UserSeconds:    (after.User - before.User).Seconds(),
+		SysSeconds:     (after.System - before.System).Seconds(),
+		PeakRSSBytes:   after.PeakRSS,
+		PeakGoroutines: peaks.Goroutines,
+		PeakThreads:    peaks.Threads,
+		FDSoft:         limit.Soft,
+		FDHard:         limit.Hard,
+		FDRaised:       limit.Raised,
+		URLs:           tally.URLs,
+	}, nil
+}
+
+// serveSiteChild serves the site until stdin closes: the parent holds the
+// other end, so the site goes away with the parent, however it ends.
+func serveSiteChild(stdin io.Reader, stdout io.Writer) error {
+	var o siteOrder
+	if err := json.Unmarshal([]byte(os.Getenv(envOrder)), &o); err != nil {
+		return fmt.Errorf("bad order: %w", err)
+	}
+	_, _ = proc.RaiseFDLimit() // if refused, Start or the clients will say so
+	s, err := site.Start(site.Config{Pages: o.Pages}, "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, s.URL())
+	_, _ = io.Copy(io.Discard, bufio.NewReader(stdin))
+	return s.Close()
+}

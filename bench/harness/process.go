@@ -1,0 +1,151 @@
+package harness
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"loopkit/bench/proc"
+	"loopkit/bench/report"
+	"loopkit/bench/site"
+)
+
+// childEnv is the environment of a child: ours, plus its role, its
+// orders and its GOMAXPROCS (the last value of a key wins in exec).
+func childEnv(role string, order any, gomaxprocs int) ([]string, error) {
+	data, err := json.Marshal(order)
+	if err != nil {
+		return nil, err
+	}
+	return append(os.Environ(),
+		envRole+"="+role,
+		envOrder+"="+string(data),
+		"GOMAXPROCS="+strconv.Itoa(gomaxprocs),
+	), nil
+}
+
+// siteProcess is the site, served by a child process.
+type siteProcess struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	url    string
+	client *http.Client
+}
+
+// startSite starts the site child and waits for its root URL.
+func startSite(self string, pages, gomaxprocs int) (*siteProcess, error) {
+	env, err := childEnv(roleSite, siteOrder{Pages: pages}, gomaxprocs)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(self)
+	cmd.Env = env
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	s := &siteProcess{cmd: cmd, stdin: stdin, client: &http.Client{Timeout: 10 * time.Second}}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		s.close()
+		return nil, fmt.Errorf("the site did not start: %w", err)
+	}
+	s.url = strings.TrimSpace(line)
+	return s, nil
+}
+
+// reset starts the site's counters anew, before a run.
+func (s *siteProcess) reset() error {
+	resp, err := s.client.Post(s.url+"reset", "", nil)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNoContent {
+		return fmt.Errorf("POST /reset: %s", resp.Status)
+	}
+	return nil
+}
+
+// stats reads the site's counters, after a run.
+func (s *siteProcess) stats() (site.Stats, error) {
+	var st site.Stats
+	resp, err := s.client.Get(s.url + "stats")
+	if err != nil {
+		return st, err
+	}
+	defer resp.Body.Close()
+	err = json.NewDecoder(resp.Body).Decode(&st)
+	return st, err
+}
+
+// cpu is the CPU time the site process has used so far, if readable.
+func (s *siteProcess) cpu() (time.Duration, bool) {
+	return proc.CPUOf(s.cmd.Process.Pid)
+}
+
+// close stops the site: closing its stdin tells it to shut down.
+func (s *siteProcess) close() error {
+	s.stdin.Close()
+	done := make(chan error, 1)
+	go func() { done <- s.cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(10 * time.Second):
+		s.cmd.Process.Kill()
+		return errors.New("the site did not stop; killed")
+	}
+}
+
+// runVariant runs job with variant v in a child process, under wrapper
+// if one is given (strace, perf: the child is their last argument), and
+// returns the sample it printed.
+func runVariant(ctx context.Context, self string, wrapper []string, gomaxprocs int, o variantOrder) (report.Sample, error) {
+	v := o.Variant
+	env, err := childEnv(roleVariant, o, gomaxprocs)
+	if err != nil {
+		return report.Sample{}, err
+	}
+	argv := append(append([]string(nil), wrapper...), self)
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Env = env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return report.Sample{}, fmt.Errorf("%s: %v: %s", v, err, strings.TrimSpace(stderr.String()))
+	}
+	var s report.Sample
+	if err := json.Unmarshal(lastLine(stdout.Bytes()), &s); err != nil {
+		return report.Sample{}, fmt.Errorf("%s: reading its sample: %v", v, err)
+	}
+	return s, nil
+}
+
+// lastLine is the last non-empty line of out: the sample, whatever a
+// wrapper may have printed before it.
+func lastLine(out []byte) []byte {
+	out = bytes.TrimRight(out, "\n")
+	if i := bytes.LastIndexByte(out, '\n'); i >= 0 {
+		return out[i+1:]
+	}
+	return out
+}

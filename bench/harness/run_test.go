@@ -1,0 +1,78 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"loopkit/bench/report"
+)
+
+// A quick S1 and S4 through the whole machinery: a site process, a
+// process per run, the site's counters, the URL sets compared, the
+// tables. It asserts what happened, never how fast.
+func TestAQuickRunThroughChildProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	// Under -race, a child would sleep a second at exit to let the race
+	// detector report (GORACE's atexit_sleep_ms); there is no need here.
+	t.Setenv("GORACE", "atexit_sleep_ms=0")
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), Config{
+		Scenarios: []string{"S1", "S4"},
+		Variants:  []string{"reactor-callbacks", "worker-pool"},
+		Quick:     true,
+		Runs:      1,
+		Self:      self,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Scenarios) != 2 {
+		t.Fatalf("%d scenarios", len(res.Scenarios))
+	}
+	s1 := res.Scenarios[0]
+	for _, c := range s1.Cases {
+		for _, row := range c.Rows {
+			if row.Samples[0].OK != 6 {
+				t.Errorf("S1 %s %s: %d ok", c.Label, row.Variant, row.Samples[0].OK)
+			}
+			limit := map[string]int64{"C = 1": 1, "C = 2": 2, "C = ∞": 6}[c.Label]
+			if peak := row.Samples[0].ServerPeak; peak != limit {
+				t.Errorf("S1 %s %s: server peak %d", c.Label, row.Variant, peak)
+			}
+		}
+	}
+	for _, row := range res.Scenarios[1].Cases[0].Rows {
+		if !strings.HasPrefix(row.Check, "same") {
+			t.Errorf("S4 %s: %s", row.Variant, row.Check)
+		}
+	}
+	var md bytes.Buffer
+	if err := report.WriteMarkdown(&md, res); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## S1 — latency-bound: 6 × 20 ms", "## S4 — crawl", "| C = ∞ | reactor, callbacks |"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("no %q in the tables:\n%s", want, md.String())
+		}
+	}
+}
+
+func TestConfigRejectsUnknownNames(t *testing.T) {
+	for _, cfg := range []Config{
+		{Scenarios: []string{"S9"}, Self: "x"},
+		{Variants: []string{"threads"}, Self: "x"},
+		{Runs: -1, Self: "x"},
+	} {
+		if err := cfg.Check(); err == nil {
+			t.Errorf("%+v: accepted", cfg)
+		}
+	}
+}
