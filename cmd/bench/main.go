@@ -1,0 +1,138 @@
+// Command bench runs loopkit's benchmarks: the reactor (callbacks and
+// tasks) against three net/http clients, on the demo site, in five
+// scenarios. See docs/benchmarks.md for what they measure and how to read
+// them.
+//
+//	go run ./cmd/bench                          # everything: several minutes
+//	go run ./cmd/bench -scenarios S2 -runs 5    # one scenario
+//	go run ./cmd/bench -quick                   # a smoke run of seconds
+//	go run ./cmd/bench -o docs/bench-results    # also JSON and SVG charts
+//
+// The Markdown tables go to stdout, progress to stderr. The site and every
+// run of every variant are child processes: this binary re-executed with
+// a role in its environment (see package loopkit/bench/harness).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"loopkit/bench/harness"
+	"loopkit/bench/report"
+)
+
+func main() {
+	if harness.IsChild() {
+		os.Exit(harness.ChildMain(os.Stdin, os.Stdout, os.Stderr))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	flags := flag.NewFlagSet("bench", flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	var (
+		cfg       harness.Config
+		scenarios = flags.String("scenarios", "", "comma-separated `list` of scenarios to run: S1,S2,S3,S4,S5 (default all)")
+		variants  = flags.String("variants", "", "comma-separated `list` of variants (default all): "+strings.Join(harness.Names(), ","))
+		out       = flags.String("o", "", "also write results.json, results.md and SVG charts into `dir`")
+		quiet     = flags.Bool("q", false, "no progress on stderr")
+	)
+	flags.IntVar(&cfg.Runs, "runs", 0, "runs of every variant in every case (default 3; -quick: 1)")
+	flags.IntVar(&cfg.GOMAXPROCS, "gomaxprocs", 2, "GOMAXPROCS of every client process")
+	flags.IntVar(&cfg.SiteGOMAXPROCS, "site-gomaxprocs", 0, "GOMAXPROCS of the site process (default: the number of CPUs)")
+	flags.BoolVar(&cfg.Quick, "quick", false, "small counts: a smoke run that takes seconds, not minutes")
+	flags.IntVar(&cfg.Pages, "pages", 0, "pages of the site crawled in S4 (default 10000; -quick: 300)")
+	flags.StringVar(&cfg.Poller, "poller", "", "the reactor's poller: epoll, kqueue, poll (default: the best there is)")
+	flags.StringVar(&cfg.ProfileDir, "cpuprofile", "", "write a pprof CPU profile of every client run into `dir`")
+	flags.StringVar(&cfg.SyscallTool, "syscalls", "auto", "how S5 counts system calls: auto, perf, strace or none")
+	if err := flags.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if flags.NArg() > 0 {
+		fmt.Fprintf(stderr, "bench: unexpected argument %q\n", flags.Arg(0))
+		return 2
+	}
+	cfg.Scenarios = list(*scenarios)
+	cfg.Variants = list(*variants)
+	if cfg.Quick && cfg.Runs == 0 {
+		cfg.Runs = 1
+	}
+	cfg.Command = strings.Join(append([]string{"go run ./cmd/bench"}, args...), " ")
+	if !*quiet {
+		cfg.Progress = stderr
+	}
+	self, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(stderr, "bench: %v\n", err)
+		return 1
+	}
+	cfg.Self = self
+	if err := cfg.Check(); err != nil {
+		fmt.Fprintf(stderr, "bench: %v\n", err)
+		return 2
+	}
+	if cfg.ProfileDir != "" {
+		if err := os.MkdirAll(cfg.ProfileDir, 0o755); err != nil {
+			fmt.Fprintf(stderr, "bench: %v\n", err)
+			return 1
+		}
+	}
+
+	res, err := harness.Run(ctx, cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "bench: %v\n", err)
+		return 1
+	}
+	if err := report.WriteMarkdown(stdout, res); err != nil {
+		fmt.Fprintf(stderr, "bench: %v\n", err)
+		return 1
+	}
+	if *out != "" {
+		if err := writeFiles(*out, res); err != nil {
+			fmt.Fprintf(stderr, "bench: %v\n", err)
+			return 1
+		}
+	}
+	return 0
+}
+
+// writeFiles writes the JSON, the charts and the Markdown into dir.
+func writeFiles(dir string, res *report.Results) error {
+	if _, err := report.WriteFiles(dir, res); err != nil {
+		return err
+	}
+	md, err := os.Create(filepath.Join(dir, "results.md"))
+	if err != nil {
+		return err
+	}
+	if err := report.WriteMarkdown(md, res); err != nil {
+		md.Close()
+		return err
+	}
+	return md.Close()
+}
+
+// list splits a comma-separated flag value, dropping empty items.
+func list(s string) []string {
+	var out []string
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
+}
