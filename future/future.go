@@ -48,11 +48,14 @@ func (s state) String() string {
 
 // Future holds a value of type T, or an error, that will be set later.
 type Future[T any] struct {
-	sched     Scheduler
-	state     state
-	value     T
-	err       error
-	callbacks []func()
+	sched Scheduler
+	state state
+	value T
+	err   error
+	// Most futures have exactly one callback (the task awaiting them), so
+	// the first is kept in a field and only the rest need a slice.
+	first func()
+	more  []func()
 }
 
 // New returns a pending future whose callbacks run on s.
@@ -116,10 +119,13 @@ func (f *Future[T]) complete(s state, v T, err error) {
 		panic(fmt.Sprintf("future: completed twice (it was already %v)", f.state))
 	}
 	f.state, f.value, f.err = s, v, err
-	for _, cb := range f.callbacks {
+	if f.first != nil {
+		f.sched.CallSoon(f.first)
+	}
+	for _, cb := range f.more {
 		f.sched.CallSoon(cb)
 	}
-	f.callbacks = nil
+	f.first, f.more = nil, nil
 }
 
 // AddDoneCallback arranges for fn(f) to run on the loop once f is done. If
@@ -131,11 +137,14 @@ func (f *Future[T]) AddDoneCallback(fn func(*Future[T])) {
 // OnDone is AddDoneCallback without the argument: the form Waitable needs,
 // so that tasks and Gather can wait on futures of any result type.
 func (f *Future[T]) OnDone(fn func()) {
-	if f.state != pending {
+	switch {
+	case f.state != pending:
 		f.sched.CallSoon(fn)
-		return
+	case f.first == nil:
+		f.first = fn
+	default:
+		f.more = append(f.more, fn)
 	}
-	f.callbacks = append(f.callbacks, fn)
 }
 
 // Waitable is anything a task can wait for, whatever its result type: a
