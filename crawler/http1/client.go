@@ -2,7 +2,6 @@ package http1
 
 import (
 	"errors"
-	"strconv"
 	"time"
 
 	"loopkit/future"
@@ -76,7 +75,7 @@ type Client struct {
 	loop    *loop.Loop
 	opts    Options
 	fields  Header // sent with every request
-	pools   map[string]*hostPool
+	pools   map[poolKey]*hostPool
 	dns     *dnsCache
 	readBuf []byte // shared: every read is consumed by its parser at once
 	closed  bool
@@ -93,7 +92,7 @@ func NewClient(l *loop.Loop, opts Options) *Client {
 			{"Accept", opts.Accept},
 			{"Accept-Encoding", "gzip"},
 		},
-		pools:   make(map[string]*hostPool),
+		pools:   make(map[poolKey]*hostPool),
 		dns:     newDNSCache(l, opts.DNSTTL),
 		readBuf: make([]byte, 64<<10),
 	}
@@ -157,8 +156,15 @@ func (c *Client) OpenConns() int {
 	return n
 }
 
+// poolKey names a host's pool: a struct, so that finding the pool of each
+// request builds no string.
+type poolKey struct {
+	hostname string
+	port     int
+}
+
 func (c *Client) poolFor(t Target) *hostPool {
-	key := t.Hostname + ":" + strconv.Itoa(t.Port)
+	key := poolKey{t.Hostname, t.Port}
 	p := c.pools[key]
 	if p == nil {
 		p = &hostPool{client: c, hostname: t.Hostname, port: t.Port, conns: make(map[*conn]struct{})}

@@ -39,8 +39,12 @@ func newExchange(c *Client, req Request) *exchange {
 		ex.target, err = ParseTarget(req.URL)
 	}
 	if err == nil {
-		fields := append(append(Header(nil), c.fields...), req.Header...)
-		ex.head, err = AppendRequest(nil, ex.method, ex.target, fields)
+		fields := c.fields
+		if len(req.Header) > 0 {
+			fields = append(append(Header(nil), c.fields...), req.Header...)
+		}
+		// Sized once: a typical head fits, so AppendRequest never regrows it.
+		ex.head, err = AppendRequest(make([]byte, 0, 256+len(ex.target.RequestURI)), ex.method, ex.target, fields)
 	}
 	if err != nil {
 		ex.result.SetError(err)
