@@ -129,13 +129,19 @@ func (r *Reply) Charset() string {
 // not followed: the crawler follows them itself, to filter and merge them.
 // Cancelling the future aborts the request and closes its connection.
 func (c *Client) Do(req Request) *future.Future[*Reply] {
-	ex := newExchange(c, req)
+	result := future.New[*Reply](c.loop)
+	c.start(req, result)
+	return result
+}
+
+// start runs req as an exchange that completes result.
+func (c *Client) start(req Request, result *future.Future[*Reply]) {
+	ex := newExchange(c, req, result)
 	if ex.result.Done() {
-		return ex.result
+		return
 	}
 	ex.pool = c.poolFor(ex.target)
 	ex.pool.acquire(ex)
-	return ex.result
 }
 
 // Close closes every connection. Requests in flight fail with ErrClientClosed.

@@ -25,9 +25,9 @@ type exchange struct {
 	retried bool
 }
 
-func newExchange(c *Client, req Request) *exchange {
+func newExchange(c *Client, req Request, result *future.Future[*Reply]) *exchange {
 	l := c.loop
-	ex := &exchange{client: c, method: req.Method, url: req.URL, result: future.New[*Reply](l), start: l.Time()}
+	ex := &exchange{client: c, method: req.Method, url: req.URL, result: result, start: l.Time()}
 	if ex.method == "" {
 		ex.method = "GET"
 	}
