@@ -15,7 +15,7 @@
 //     timer, else forever.
 //  2. Wait for I/O readiness (the only place the loop sleeps). A wait with
 //     timeout 0 is a system call that cannot sleep; while callbacks keep
-//     the loop busy it is made on one turn in eight, not on every turn.
+//     the loop busy it is made on one turn in nine, not on every turn.
 //  3. Run the reader and writer callbacks of ready fds.
 //  4. Move due timers to the ready queue, and callbacks posted by other
 //     goroutines too.
@@ -37,9 +37,11 @@ import (
 	"loopkit/netpoll"
 )
 
-// pollEveryBusyTurns: while callbacks keep the loop busy, it polls for I/O
-// on one turn in this many (plus every turn on which it may sleep).
-const pollEveryBusyTurns = 8
+// skipPollsWhileBusy: while callbacks keep the loop busy, it skips the
+// zero-timeout poll on up to this many turns in a row and polls on the
+// next, so one busy turn in nine polls (every turn on which it may sleep
+// polls, of course).
+const skipPollsWhileBusy = 8
 
 // ErrClosed is the error of anything still pending when its loop closed,
 // and of calls made on a closed loop.
@@ -164,7 +166,7 @@ func (l *Loop) RunUntilComplete(w Waitable) error {
 
 func (l *Loop) runOnce() error {
 	timeout := l.timeout()
-	if timeout == 0 && l.busyTurns < pollEveryBusyTurns {
+	if timeout == 0 && l.busyTurns < skipPollsWhileBusy {
 		// Callbacks are waiting, so this poll could not sleep anyway, and
 		// a zero-timeout poll is a system call all the same. When the loop
 		// is busy it polls every few turns instead of every turn: I/O is
