@@ -31,6 +31,10 @@ type Accepted struct {
 // SockClose. Refused and unreachable connections fail the future.
 func (l *Loop) SockConnect(ap netip.AddrPort) *future.Future[int] {
 	f := future.New[int](l)
+	if l.closed {
+		f.SetError(ErrClosed)
+		return f
+	}
 	fd, err := netpoll.Socket(ap)
 	if err != nil {
 		f.SetError(err)
@@ -68,6 +72,7 @@ func (l *Loop) SockConnect(ap netip.AddrPort) *future.Future[int] {
 		f.SetResult(fd)
 	})
 	if err != nil {
+		w.sendOp = nil // so that SockClose does not fail f before we do
 		l.SockClose(fd)
 		f.SetError(err)
 	}
