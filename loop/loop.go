@@ -186,7 +186,7 @@ func (l *Loop) runOnce() error {
 	for len(l.timers) > 0 && l.timers[0].when <= now {
 		t := l.popTimer()
 		if !t.cancelled {
-			l.ready = append(l.ready, t.fn)
+			l.ready = append(l.ready, t.run)
 		}
 	}
 	l.takeThreadsafe()

@@ -13,6 +13,7 @@ type Timer struct {
 	fn        func()
 	index     int // position in the heap; -1 once popped
 	cancelled bool
+	fired     bool
 }
 
 // When is the timer's deadline on the loop's clock.
@@ -22,12 +23,19 @@ func (t *Timer) When() time.Duration { return t.when }
 // stays in the heap until it reaches the top (lazy cancellation): removing
 // it at once would cost O(log n) on every cancel, and most timers — read
 // timeouts — are cancelled long before they are due.
+//
+// A timer that is due but whose callback has not run yet — it waits in
+// the ready queue behind callbacks of the same turn — can still be
+// cancelled, and then does not run.
 func (t *Timer) Cancel() bool {
-	if t.cancelled || t.index < 0 {
+	if t.cancelled || t.fired {
 		return false
 	}
 	t.cancelled = true
 	t.fn = nil
+	if t.index < 0 {
+		return true // already out of the heap, waiting in the ready queue
+	}
 	l := t.loop
 	l.cancelled++
 	// Rebuild when cancelled timers are over half of a large heap, so a
@@ -36,6 +44,17 @@ func (t *Timer) Cancel() bool {
 		l.rebuildTimers()
 	}
 	return true
+}
+
+// run is what the ready queue calls for a due timer.
+func (t *Timer) run() {
+	if t.cancelled {
+		return
+	}
+	t.fired = true
+	fn := t.fn
+	t.fn = nil
+	fn()
 }
 
 // CallLater runs fn after d (at the earliest: the loop may be busy).

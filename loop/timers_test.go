@@ -114,3 +114,29 @@ func TestSignalsDuringWaitDoNotBreakTheLoop(t *testing.T) {
 		}
 	})
 }
+
+// Two timers due in the same turn: the first cancels the second, which
+// must then not run, although it was already taken from the heap.
+func TestCancellingADueTimerInTheSameTurn(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		when := l.Time() + 5*time.Millisecond
+		secondRan := false
+		var second *loop.Timer
+		l.CallAt(when, func() {
+			if !second.Cancel() {
+				t.Error("Cancel of a due, not yet run timer returned false")
+			}
+		})
+		second = l.CallAt(when, func() { secondRan = true })
+		l.CallLater(20*time.Millisecond, l.Stop)
+		if err := l.Run(); err != nil {
+			t.Fatal(err)
+		}
+		if secondRan {
+			t.Fatal("a timer cancelled before its callback ran still ran")
+		}
+		if second.Cancel() {
+			t.Fatal("cancelling twice returned true")
+		}
+	})
+}
