@@ -67,7 +67,12 @@ func (c *conn) connect(addrs []netip.Addr, i int) {
 	c.connecting = f
 	f.OnDone(func() {
 		if c.closed {
-			return // SockConnect closes a socket nobody took
+			// A cancelled connect closes its own socket; one that won the
+			// race against our close is ours to close.
+			if fd, err := f.Result(); err == nil {
+				c.loop.SockClose(fd)
+			}
+			return
 		}
 		c.connecting = nil
 		fd, err := f.Result()

@@ -57,6 +57,7 @@ func newExchange(c *Client, req Request, result *future.Future[*Reply]) *exchang
 	// cancelling the future — leaves its connection in an unknown state
 	// (half a request written, or half a response read): it is closed.
 	ex.result.OnDone(func() {
+		ex.stopTimers() // a caller's Cancel bypasses fail and succeed
 		if ex.conn != nil && ex.conn.ex == ex {
 			ex.conn.close()
 		}
