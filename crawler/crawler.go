@@ -79,7 +79,9 @@ func (c *Crawler) Crawl(y task.Yield) error {
 		workers = append(workers, w)
 	}
 	err := c.q.Join(y)
-	c.joined = true
+	// Join returns early only if Crawl itself was cancelled: then nothing
+	// new may start while the workers wind down.
+	c.joined, c.stopping = true, true
 	for _, w := range c.workers {
 		w.Cancel()
 	}
@@ -87,23 +89,22 @@ func (c *Crawler) Crawl(y task.Yield) error {
 	return err
 }
 
-// work is one worker: take an item, handle it, mark it done, forever.
+// work is one worker: take an item, handle it, mark it done, until the
+// crawl is over.
 // TaskDone runs whatever happens, and a panic costs one item, not the
 // worker: the chapter's crawler hung in join() when a worker died.
 func (c *Crawler) work(y task.Yield) (int, error) {
-	for {
+	for !c.joined {
 		it, err := c.q.Get(y)
 		if err != nil {
-			if c.joined {
-				return 0, nil // the crawl is over
-			}
-			continue // an interrupt cancelled us while idle: keep draining
+			continue // cancelled while idle: by the crawl's end, or by an interrupt (keep draining)
 		}
 		if perr := task.Catch(func() { c.handle(y, it) }); perr != nil {
 			c.record(&Record{URL: it.url, Depth: it.depth, Exception: ptr("crawler bug: " + perr.Error())})
 		}
 		c.q.TaskDone()
 	}
+	return 0, nil // the crawl is over; what is still queued stays to do
 }
 
 // add queues u unless it was seen before, and reports whether it was new.

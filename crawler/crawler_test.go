@@ -9,7 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"loopkit/bench/site"
 	"loopkit/crawler"
+	"loopkit/loop"
+	"loopkit/task"
 )
 
 func TestLinkCycleFetchesEachPageOnce(t *testing.T) {
@@ -188,5 +191,55 @@ func TestStrictScopeKeepsToTheRootHost(t *testing.T) {
 	_, recs := crawl(t, crawler.Config{Roots: []string{srv.URL}})
 	if got := paths(recs); !slices.Equal(got, []string{"/", "/mine"}) || site.count("/other") != 0 {
 		t.Fatalf("recorded %v, /other fetched %d times", got, site.count("/other"))
+	}
+}
+
+// The page budget holds even when many workers were parked on the same
+// robots.txt fetch when they checked it.
+func TestMaxPagesHoldsAcrossTheRobotsWait(t *testing.T) {
+	routes := map[string]http.HandlerFunc{
+		"/robots.txt": func(w http.ResponseWriter, r *http.Request) {
+			time.Sleep(20 * time.Millisecond) // everyone queues up behind it
+			fmt.Fprint(w, "User-agent: *\nDisallow: /nothing\n")
+		},
+	}
+	var roots []string
+	srv, _ := newSite(t, routes)
+	for i := range 30 {
+		p := fmt.Sprintf("/p%d", i)
+		routes[p] = html()
+		roots = append(roots, srv.URL+p)
+	}
+	_, recs := crawl(t, crawler.Config{Roots: roots, MaxPages: 3, MaxTasks: 20})
+	if len(recs) != 3 {
+		t.Fatalf("recorded %d pages with --max_pages 3", len(recs))
+	}
+}
+
+// Cancelling the task running Crawl stops the crawl: nothing new starts.
+func TestCancellingCrawlStopsIt(t *testing.T) {
+	s, err := site.Start(site.Config{Pages: 2000}, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	l, err := loop.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	c, err := crawler.New(l, crawler.Config{Roots: []string{s.URL()}, MaxTasks: 4, PerHost: 1, NoRobots: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk := task.Spawn(l, func(y task.Yield) (int, error) { return 0, c.Crawl(y) })
+	l.CallLater(50*time.Millisecond, func() { tk.Cancel() })
+	guard := l.CallLater(30*time.Second, func() { t.Error("crawl did not stop"); l.Stop() })
+	if err := l.RunUntilComplete(tk); err != nil {
+		t.Fatal(err)
+	}
+	guard.Cancel()
+	if n := len(c.Records()); n == 0 || n >= len(s.Expected(false)) || c.Todo() == 0 {
+		t.Fatalf("recorded %d of %d, todo %d", n, len(s.Expected(false)), c.Todo())
 	}
 }

@@ -17,7 +17,7 @@ import (
 // fetch() and its parse_links(), with robots.txt, redirects and links
 // going through the same filters.
 func (c *Crawler) handle(y task.Yield, it item) {
-	if c.stopping || (c.cfg.MaxPages > 0 && c.fetching >= c.cfg.MaxPages) {
+	if c.noMoreFetches() {
 		c.stats.Todo++ // left for another crawl
 		return
 	}
@@ -36,6 +36,12 @@ func (c *Crawler) handle(y task.Yield, it item) {
 			c.stats.RobotsDisallowed++
 			return
 		}
+	}
+	// Checked again: the robots.txt wait may have been long, and every
+	// worker that waited passed the first check.
+	if c.noMoreFetches() {
+		c.stats.Todo++
+		return
 	}
 	c.fetching++
 	rec := &Record{URL: it.url, Depth: it.depth}
@@ -63,6 +69,12 @@ func (c *Crawler) handle(y task.Yield, it item) {
 		rec.Encoding = reply.Charset()
 	}
 	c.record(rec)
+}
+
+// noMoreFetches reports whether the crawl starts no new fetches: it was
+// interrupted, or its page budget is spent.
+func (c *Crawler) noMoreFetches() bool {
+	return c.stopping || (c.cfg.MaxPages > 0 && c.fetching >= c.cfg.MaxPages)
 }
 
 func isRedirect(code int) bool {

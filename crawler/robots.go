@@ -1,12 +1,14 @@
 package crawler
 
 import (
+	"errors"
 	"net/url"
 	"strings"
 	"time"
 
 	"loopkit/crawler/robots"
 	"loopkit/crawler/urlnorm"
+	"loopkit/future"
 	"loopkit/task"
 )
 
@@ -21,6 +23,7 @@ type robotsCache struct {
 
 type robotsEntry struct {
 	rules   *robots.Rules
+	err     error // the fetch was cancelled: no answer
 	ready   task.Event
 	expires time.Duration // loop time
 }
@@ -36,14 +39,25 @@ func (rc *robotsCache) rulesFor(y task.Yield, u *url.URL) (*robots.Rules, error)
 	now := y.Loop().Time()
 	e := rc.entries[origin]
 	if e == nil || (e.ready.IsSet() && now >= e.expires) {
-		e = &robotsEntry{}
+		// Until the fetch says otherwise: disallow, and expired at once,
+		// so that a fetch that panics leaves no waiter stuck and no rule
+		// cached.
+		e = &robotsEntry{rules: robots.DisallowAll(), expires: now}
 		rc.entries[origin] = e
-		e.rules, e.expires = rc.fetch(y, origin, u.Host)
-		e.ready.Set()
-		return e.rules, nil
+		defer e.ready.Set()
+		rules, expires, err := rc.fetch(y, origin, u.Host)
+		if err != nil { // cancelled: decide nothing, the next URL asks again
+			e.err = err
+			return nil, err
+		}
+		e.rules, e.expires = rules, expires
+		return rules, nil
 	}
 	if err := e.ready.Wait(y); err != nil {
 		return nil, err
+	}
+	if e.err != nil {
+		return nil, e.err
 	}
 	return e.rules, nil
 }
@@ -52,7 +66,7 @@ func (rc *robotsCache) rulesFor(y task.Yield, u *url.URL) (*robots.Rules, error)
 // the answer; robots.ForStatus says what each status means (RFC 9309
 // §2.3.1). A 5xx, a 429 or no answer at all means "assume complete
 // disallow" until the file is tried again, a few minutes later.
-func (rc *robotsCache) fetch(y task.Yield, origin, host string) (*robots.Rules, time.Duration) {
+func (rc *robotsCache) fetch(y task.Yield, origin, host string) (*robots.Rules, time.Duration, error) {
 	c := rc.crawler
 	now := y.Loop().Time()
 	target := origin + "/robots.txt"
@@ -63,8 +77,11 @@ func (rc *robotsCache) fetch(y task.Yield, origin, host string) (*robots.Rules, 
 			break
 		}
 		reply, _, err := c.fetch(y, target, u.Host)
+		if errors.Is(err, future.ErrCancelled) {
+			return nil, 0, err
+		}
 		if err != nil || reply == nil {
-			return robots.DisallowAll(), now + robotsErrorTTL
+			return robots.DisallowAll(), now + robotsErrorTTL, nil
 		}
 		switch robots.ForStatus(reply.StatusCode) {
 		case robots.UseBody:
@@ -73,21 +90,21 @@ func (rc *robotsCache) fetch(y task.Yield, origin, host string) (*robots.Rules, 
 				g := c.gateFor(host) // the file speaks for its own host, wherever it was served from
 				g.spacing = max(g.spacing, min(d, c.cfg.MaxCrawlDelay))
 			}
-			return rules, now + robotsTTL
+			return rules, now + robotsTTL, nil
 		case robots.FollowRedirect:
 			next, err := urlnorm.Resolve(u, reply.Header.Get("Location"))
 			if err != nil {
-				return robots.AllowAll(), now + robotsTTL
+				return robots.AllowAll(), now + robotsTTL, nil
 			}
 			target = next.String()
 		case robots.Unavailable:
-			return robots.AllowAll(), now + robotsTTL
+			return robots.AllowAll(), now + robotsTTL, nil
 		default:
-			return robots.DisallowAll(), now + robotsErrorTTL
+			return robots.DisallowAll(), now + robotsErrorTTL, nil
 		}
 	}
 	// No usable Location, or too many redirects: unavailable (§2.3.1.2).
-	return robots.AllowAll(), now + robotsTTL
+	return robots.AllowAll(), now + robotsTTL, nil
 }
 
 // productToken is the name part of a User-Agent ("loopkit" of
