@@ -203,12 +203,13 @@ func TestMaxPagesHoldsAcrossTheRobotsWait(t *testing.T) {
 			fmt.Fprint(w, "User-agent: *\nDisallow: /nothing\n")
 		},
 	}
-	var roots []string
-	srv, _ := newSite(t, routes)
 	for i := range 30 {
-		p := fmt.Sprintf("/p%d", i)
-		routes[p] = html()
-		roots = append(roots, srv.URL+p)
+		routes[fmt.Sprintf("/p%d", i)] = html()
+	}
+	srv, _ := newSite(t, routes) // routes complete before the server reads them
+	var roots []string
+	for i := range 30 {
+		roots = append(roots, fmt.Sprintf("%s/p%d", srv.URL, i))
 	}
 	_, recs := crawl(t, crawler.Config{Roots: roots, MaxPages: 3, MaxTasks: 20})
 	if len(recs) != 3 {
