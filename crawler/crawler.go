@@ -37,6 +37,7 @@ type Crawler struct {
 	fetching int // pages started, for MaxPages
 	stopping bool
 	joined   bool
+	grace    *loop.Timer // after an interrupt: when in-flight work is cancelled
 	workers  []*task.Task[int]
 	start    time.Time
 	elapsed  time.Duration
@@ -82,6 +83,9 @@ func (c *Crawler) Crawl(y task.Yield) error {
 	// Join returns early only if Crawl itself was cancelled: then nothing
 	// new may start while the workers wind down.
 	c.joined, c.stopping = true, true
+	if c.grace != nil {
+		c.grace.Cancel() // the crawl ended within the grace period
+	}
 	for _, w := range c.workers {
 		w.Cancel()
 	}
@@ -152,7 +156,7 @@ func (c *Crawler) Interrupt() {
 	}
 	c.stopping = true
 	c.stats.Interrupted = true
-	c.loop.CallLater(c.cfg.Grace, c.cancelInFlight)
+	c.grace = c.loop.CallLater(c.cfg.Grace, c.cancelInFlight)
 }
 
 // cancelInFlight interrupts the workers' current fetches; the workers then
