@@ -19,7 +19,9 @@ const MaxSize = 500 << 10
 //
 // The file is a sequence of groups (RFC 9309 §2.1). A group starts with
 // one or more User-agent lines and goes on with Allow, Disallow and
-// Crawl-delay lines, up to the next User-agent line that follows a rule.
+// Crawl-delay lines, up to the next User-agent line that follows an Allow
+// or a Disallow (a Crawl-delay line does not end the run of User-agent
+// lines: RFC 9309 §2.2.4).
 // Lines before the first User-agent line belong to no group and are
 // ignored, as are lines Parse does not know (Sitemap: among them), lines
 // without a colon, and comments from "#" to the end of the line. Field
@@ -40,9 +42,23 @@ const MaxSize = 500 << 10
 func Parse(body []byte, productToken string) *Rules {
 	ourToken := productTokenOf(productToken)
 	var ours, star groupRules
-	// The group being read: has it started, has it had a rule yet, and
-	// does it name us, or "*"?
-	var group struct{ started, hasRules, ours, star bool }
+	// The group being read: its records are kept until it ends, because a
+	// User-agent line may still join it after a Crawl-delay line.
+	var group struct {
+		started, hasRules, ours, star bool
+		records                       [][2]string
+	}
+	endGroup := func() {
+		for _, r := range group.records {
+			if group.ours {
+				ours.add(r[0], r[1])
+			}
+			if group.star {
+				star.add(r[0], r[1])
+			}
+		}
+		group.records = group.records[:0]
+	}
 
 	for _, line := range lines(limit(body)) {
 		key, value, ok := splitLine(line)
@@ -54,6 +70,7 @@ func Parse(body []byte, productToken string) *Rules {
 			if !group.started || group.hasRules {
 				// A User-agent line after a rule starts a new group;
 				// consecutive ones name the agents of the same group.
+				endGroup()
 				group.started, group.hasRules, group.ours, group.star = true, false, false, false
 			}
 			switch agent := productTokenOf(value); {
@@ -66,15 +83,14 @@ func Parse(body []byte, productToken string) *Rules {
 			if !group.started {
 				continue // a rule before any User-agent line belongs to no one
 			}
-			group.hasRules = true
-			if group.ours {
-				ours.add(key, value)
-			}
-			if group.star {
-				star.add(key, value)
-			}
+			// Only Allow and Disallow end a run of User-agent lines:
+			// Crawl-delay is not in RFC 9309's grammar, and §2.2.4 says
+			// other records must not change how the rules are grouped.
+			group.hasRules = group.hasRules || key != "crawl-delay"
+			group.records = append(group.records, [2]string{key, value})
 		}
 	}
+	endGroup()
 	switch {
 	case ours.matched:
 		return &ours.Rules

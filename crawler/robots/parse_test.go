@@ -39,13 +39,24 @@ User-agent: otherbot
 Disallow: /
 `, "loopkit", true, true, ""},
 
-		{"our empty group still beats *", `
+		{"our group without rules still beats *", `
+User-agent: *
+Disallow: /
+
+User-agent: loopkit
+Crawl-delay: 1
+`, "loopkit", true, true, "Crawl-delay: 1s\n"},
+
+		// RFC 9309 §2.2.4: Crawl-delay is not a rule of the protocol and
+		// must not change the grouping: the two User-agent lines are one
+		// group, and its Disallow is ours.
+		{"a Crawl-delay line does not end a group", `
 User-agent: loopkit
 Crawl-delay: 1
 
 User-agent: *
 Disallow: /
-`, "loopkit", true, true, "Crawl-delay: 1s\n"},
+`, "loopkit", false, false, "Disallow: /\nCrawl-delay: 1s\n"},
 
 		{"user agent is case-insensitive", `
 User-agent: LoopKit
@@ -273,8 +284,12 @@ func TestCrawlDelayGroups(t *testing.T) {
 		want         time.Duration
 		ok           bool
 	}{
-		{"from our group, not *", "User-agent: *\nCrawl-delay: 9\nUser-agent: loopkit\nCrawl-delay: 2\n", 2 * time.Second, true},
-		{"from *", "User-agent: otherbot\nCrawl-delay: 9\nUser-agent: *\nCrawl-delay: 3\n", 3 * time.Second, true},
+		{"from our group, not *", "User-agent: *\nDisallow: /a\nCrawl-delay: 9\nUser-agent: loopkit\nCrawl-delay: 2\n", 2 * time.Second, true},
+		{"from *", "User-agent: otherbot\nDisallow: /a\nCrawl-delay: 9\nUser-agent: *\nCrawl-delay: 3\n", 3 * time.Second, true},
+		// RFC 9309 §2.2.4: a Crawl-delay line is not a rule, so it does not
+		// end the run of User-agent lines: otherbot and loopkit share the
+		// group, and its Crawl-delay.
+		{"a Crawl-delay does not end the group", "User-agent: otherbot\nCrawl-delay: 9\nUser-agent: loopkit\nDisallow: /x\n", 9 * time.Second, true},
 		{"merged groups: the longest", "User-agent: loopkit\nCrawl-delay: 1\nUser-agent: loopkit\nCrawl-delay: 4\n", 4 * time.Second, true},
 		{"invalid values are ignored", "User-agent: *\nCrawl-delay: soon\nCrawl-delay: 0.25\n", 250 * time.Millisecond, true},
 		{"none", "User-agent: *\nDisallow: /x\n", 0, false},
@@ -285,6 +300,10 @@ func TestCrawlDelayGroups(t *testing.T) {
 		if got != tt.want || ok != tt.ok {
 			t.Errorf("%s: CrawlDelay() = %v, %v; want %v, %v", tt.name, got, ok, tt.want, tt.ok)
 		}
+	}
+	// And the Disallow after it is ours too.
+	if Parse([]byte(tests[2].robots), "loopkit").Allowed("/x") {
+		t.Errorf("%s: /x allowed", tests[2].name)
 	}
 }
 
