@@ -38,10 +38,12 @@ func (p *Parser) readChunked(b []byte) (int, error) {
 		}
 		// Refuse as soon as the size is announced, before reading data
 		// that could never be used.
-		if size > p.lim.MaxBodyBytes-int64(len(p.body)) {
+		if size > p.lim.MaxBodyBytes-p.bodyLen && !p.truncate {
 			return n, errorf(ErrBodyTooLarge, "chunked body larger than %d bytes", p.lim.MaxBodyBytes)
 		}
-		p.reserve(int(min(size, maxPrealloc)))
+		if !p.discard {
+			p.reserve(int(min(size, maxPrealloc, p.lim.MaxBodyBytes-p.bodyLen)))
+		}
 		p.remaining = size
 		p.state = stateChunkData
 		return n, nil
@@ -51,7 +53,10 @@ func (p *Parser) readChunked(b []byte) (int, error) {
 		if int64(k) > p.remaining {
 			k = int(p.remaining)
 		}
-		p.body = append(p.body, b[:k]...)
+		if p.overLimit(k) {
+			return p.cut(b)
+		}
+		p.take(b[:k])
 		if p.remaining -= int64(k); p.remaining == 0 {
 			p.state = stateChunkEnd
 		}

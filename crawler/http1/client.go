@@ -103,6 +103,17 @@ type Request struct {
 	Method string
 	URL    string
 	Header Header // extra fields, after the client's own
+	// MaxBodyBytes, if positive, replaces the client's body limit for
+	// this request.
+	MaxBodyBytes int64
+	// TruncateBody keeps the first MaxBodyBytes of a longer body and marks
+	// the Response Truncated, instead of failing with ErrBodyTooLarge.
+	TruncateBody bool
+	// WantBody, if set, is asked once the head of the response has
+	// arrived. If it says no, the Reply comes at once, with BodySkipped
+	// set and no Body; the connection reads and drops the rest if it is
+	// short (cheaper than a new connection), or is closed.
+	WantBody func(head *Response) bool
 }
 
 // Timings says when each phase of a request ended, measured from the
@@ -118,6 +129,8 @@ type Reply struct {
 	Timings Timings
 	Reused  bool // came over a pooled keep-alive connection
 	Retried bool // a stale pooled connection failed and a fresh one was used
+	// BodySkipped says the body was not read, because WantBody said no.
+	BodySkipped bool
 }
 
 // Charset names the charset to decode the body with (see Charset).

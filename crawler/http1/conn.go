@@ -33,6 +33,7 @@ type conn struct {
 	phase      string        // what the timer guards: "connect", "write", "read", "idle"; "" for nothing
 	limit      time.Duration // the phase's timeout
 	lastIO     time.Duration // last progress; the deadline is lastIO + limit
+	draining   bool          // reading a skipped body to its end, with no exchange
 	closed     bool
 }
 
@@ -98,6 +99,9 @@ func (c *conn) connect(addrs []netip.Addr, i int) {
 func (c *conn) send(ex *exchange) {
 	c.ex, ex.conn = ex, c
 	c.parser.Reset(ex.method)
+	if ex.maxBody > 0 || ex.truncate {
+		c.parser.LimitBody(ex.maxBody, ex.truncate)
+	}
 	c.out, c.sent = ex.head, 0
 	c.write()
 }
@@ -141,6 +145,9 @@ func (c *conn) onReadable() {
 	switch {
 	case err == netpoll.ErrWouldBlock:
 		return
+	case c.draining:
+		c.drain(buf, n, err)
+		return
 	case c.ex == nil:
 		// Idle: EOF means the server closed the connection, which it may
 		// do at any time; anything else is a server talking out of turn.
@@ -167,6 +174,14 @@ func (c *conn) onReadable() {
 	if perr != nil {
 		c.fail(perr)
 		return
+	}
+	if ex := c.ex; ex.wantBody != nil && !ex.asked && c.parser.HeadDone() {
+		ex.asked = true
+		ex.skipped = !ex.wantBody(c.parser.Head())
+		if ex.skipped && !c.parser.Done() {
+			c.skipRest()
+			return
+		}
 	}
 	if c.parser.Done() {
 		c.finish(used < n)

@@ -20,8 +20,8 @@ func (p *Parser) finish() error {
 	body := p.body
 	// An empty body stays empty whatever its coding: servers send
 	// "Content-Encoding: gzip" on empty redirects, and an empty gzip
-	// stream is not valid gzip.
-	for i := 0; i < p.gunzips && len(body) > 0; i++ {
+	// stream is not valid gzip. A discarded body has nothing to decode.
+	for i := 0; i < p.gunzips && len(body) > 0 && !p.discard; i++ {
 		var err error
 		if body, err = p.gunzip(body); err != nil {
 			return err
@@ -73,6 +73,9 @@ func (p *Parser) gunzip(in []byte) ([]byte, error) {
 			break
 		}
 		if err == io.ErrUnexpectedEOF {
+			if p.resp.Truncated {
+				break // we cut it ourselves: keep what decodes
+			}
 			// Most often a body delimited by the close, cut short when
 			// the connection dropped: the gzip framing is the only way
 			// to tell.
@@ -83,7 +86,10 @@ func (p *Parser) gunzip(in []byte) ([]byte, error) {
 		}
 	}
 	if int64(len(out)) > limit {
-		return nil, errorf(ErrBodyTooLarge, "gzip body decodes to more than %d bytes", limit)
+		if !p.truncate {
+			return nil, errorf(ErrBodyTooLarge, "gzip body decodes to more than %d bytes", limit)
+		}
+		out, p.resp.Truncated = out[:limit], true
 	}
 	return out, nil
 }

@@ -31,6 +31,15 @@ var (
 	ErrUnsupportedCoding = errors.New("http1: unsupported coding")
 )
 
+// ErrUnsupportedURL: a URL the client cannot fetch at all (https, or
+// another scheme). Asking again will not help.
+var ErrUnsupportedURL = errors.New("http1: unsupported URL")
+
+// ErrRetried marks the error of a request that failed after the client
+// had already sent it twice: once on a pooled connection that turned out
+// to be dead, once more on a fresh one. Whoever counts attempts counts two.
+var ErrRetried = errors.New("after a retry on a fresh connection")
+
 // ParseError says what exactly was wrong with a response.
 type ParseError struct {
 	Kind error  // one of the Err* sentinels above

@@ -1,6 +1,7 @@
 package http1
 
 import (
+	"fmt"
 	"time"
 
 	"loopkit/future"
@@ -23,11 +24,18 @@ type exchange struct {
 	total   *loop.Timer // the total deadline
 	waiting *loop.Timer // the pool timeout, while queued
 	retried bool
+
+	maxBody  int64 // Request.MaxBodyBytes
+	truncate bool  // Request.TruncateBody
+	wantBody func(*Response) bool
+	asked    bool // wantBody was asked
+	skipped  bool // and said no
 }
 
 func newExchange(c *Client, req Request, result *future.Future[*Reply]) *exchange {
 	l := c.loop
-	ex := &exchange{client: c, method: req.Method, url: req.URL, result: result, start: l.Time()}
+	ex := &exchange{client: c, method: req.Method, url: req.URL, result: result, start: l.Time(),
+		maxBody: req.MaxBodyBytes, truncate: req.TruncateBody, wantBody: req.WantBody}
 	if ex.method == "" {
 		ex.method = "GET"
 	}
@@ -100,6 +108,9 @@ func (ex *exchange) fail(err error) {
 		return
 	}
 	ex.stopTimers()
+	if ex.retried {
+		err = fmt.Errorf("%w (%w)", err, ErrRetried)
+	}
 	ex.result.SetError(err)
 }
 
@@ -110,12 +121,16 @@ func (ex *exchange) succeed(resp *Response, reused bool) {
 	}
 	ex.stopTimers()
 	ex.timings.Done = ex.since()
+	if ex.skipped {
+		resp.Body = nil
+	}
 	ex.result.SetResult(&Reply{
-		Response: resp,
-		URL:      ex.url,
-		Timings:  ex.timings,
-		Reused:   reused,
-		Retried:  ex.retried,
+		BodySkipped: ex.skipped,
+		Response:    resp,
+		URL:         ex.url,
+		Timings:     ex.timings,
+		Reused:      reused,
+		Retried:     ex.retried,
 	})
 }
 

@@ -70,14 +70,16 @@ func (p *Parser) startBody() error {
 		p.state = stateBodyClose
 	case r.ContentLength >= 0:
 		p.gunzips = contentGunzips
-		if r.ContentLength > p.lim.MaxBodyBytes {
+		if r.ContentLength > p.lim.MaxBodyBytes && !p.truncate {
 			return errorf(ErrBodyTooLarge, "Content-Length %d is over the %d byte limit", r.ContentLength, p.lim.MaxBodyBytes)
 		}
 		if r.ContentLength == 0 {
 			return p.finish()
 		}
 		p.remaining = r.ContentLength
-		p.body = make([]byte, 0, min(r.ContentLength, maxPrealloc))
+		if !p.discard {
+			p.body = make([]byte, 0, min(r.ContentLength, p.lim.MaxBodyBytes, maxPrealloc))
+		}
 		p.state = stateBodyLength
 	default:
 		// §6.3 rule 8: no length at all, so the body is everything

@@ -61,6 +61,10 @@ type Response struct {
 	// Content-Encoding field stays in Header as the server sent it; Body
 	// is the representation itself.
 	Decoded bool
+	// Truncated says Body is only the start of the body: it reached the
+	// limit of a parser told to cut there (LimitBody with truncate), and
+	// the rest was never read.
+	Truncated bool
 }
 
 // state is where the parser is within a response.
@@ -94,7 +98,8 @@ const maxInterim = 8
 // and on EOF, p.CloseInput() either completes a body delimited by the close
 // or says what was cut short.
 type Parser struct {
-	lim     Limits
+	base    Limits // the limits Reset goes back to
+	lim     Limits // this response's limits
 	method  string
 	state   state
 	err     error // set once, returned by every later call
@@ -112,14 +117,18 @@ type Parser struct {
 	remaining int64 // bytes left in a Content-Length body or the current chunk
 	sawCR     bool  // in stateChunkEnd: the CR of the CRLF has been seen
 	chunkLine []byte
-	gunzips   int // gzip layers to undo at the end (transfer and content codings)
+	gunzips   int   // gzip layers to undo at the end (transfer and content codings)
+	bodyLen   int64 // body bytes taken so far, kept or not
+	truncate  bool  // at the body limit: cut the response there, do not fail
+	discard   bool  // count the body's bytes but do not keep them
 }
 
 // NewParser returns a parser for the response to a request made with
 // method. The method matters: a response to HEAD has no body whatever its
 // headers say. Methods are case-sensitive: "HEAD", not "head".
 func NewParser(method string, lim Limits) *Parser {
-	return &Parser{lim: lim.withDefaults(), method: method}
+	lim = lim.withDefaults()
+	return &Parser{base: lim, lim: lim, method: method}
 }
 
 // Reset prepares p for the next response on the same keep-alive
@@ -132,7 +141,8 @@ func (p *Parser) Reset(method string) {
 		head = nil
 	}
 	*p = Parser{
-		lim:       p.lim,
+		base:      p.base,
+		lim:       p.base,
 		method:    method,
 		head:      head,
 		chunkLine: p.chunkLine[:0],
@@ -192,17 +202,23 @@ func (p *Parser) step(b []byte) (int, error) {
 		if int64(k) > p.remaining {
 			k = int(p.remaining)
 		}
-		p.body = append(p.body, b[:k]...)
+		if p.overLimit(k) {
+			return p.cut(b)
+		}
+		p.take(b[:k])
 		p.remaining -= int64(k)
 		if p.remaining == 0 {
 			return k, p.finish()
 		}
 		return k, nil
 	case stateBodyClose:
-		if int64(len(p.body))+int64(len(b)) > p.lim.MaxBodyBytes {
+		if p.overLimit(len(b)) {
+			if p.truncate {
+				return p.cut(b)
+			}
 			return 0, errorf(ErrBodyTooLarge, "body larger than %d bytes", p.lim.MaxBodyBytes)
 		}
-		p.body = append(p.body, b...)
+		p.take(b)
 		return len(b), nil
 	case stateChunkSize, stateChunkData, stateChunkEnd:
 		return p.readChunked(b)

@@ -48,11 +48,11 @@ func ParseTarget(raw string) (Target, error) {
 	switch u.Scheme {
 	case "http":
 	case "https":
-		return Target{}, fmt.Errorf("http1: %q: https is not supported (loopkit speaks plain HTTP/1.1 only)", raw)
+		return Target{}, fmt.Errorf("%w: %q: https is not supported (loopkit speaks plain HTTP/1.1 only)", ErrUnsupportedURL, raw)
 	case "":
 		return Target{}, fmt.Errorf("http1: %q is not an absolute URL", raw)
 	default:
-		return Target{}, fmt.Errorf("http1: %q: unsupported scheme %q", raw, u.Scheme)
+		return Target{}, fmt.Errorf("%w: %q: unsupported scheme %q", ErrUnsupportedURL, raw, u.Scheme)
 	}
 	if u.Opaque != "" || u.Hostname() == "" {
 		return Target{}, fmt.Errorf("http1: %q has no host", raw)
