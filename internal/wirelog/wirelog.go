@@ -1,0 +1,109 @@
+// Package wirelog is a test web server that writes down every request the
+// moment it arrives: when, on which host, over which connection, for what.
+// It is how loopkit's tests judge politeness from the other side of the
+// wire: a crawler's own counters only prove what it believes it did.
+//
+// internal/wirelog sits beside the library, for tests only; it may use
+// net/http because it plays somebody else's server. Each host is its own
+// listener on 127.0.0.1 with its own port, so one machine plays several
+// sites and a crawler keeps a separate politeness state for each.
+package wirelog
+
+import (
+	"net"
+	"net/http"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Arrival is one request as the server saw it arrive.
+type Arrival struct {
+	At   time.Time
+	Host string // the name the test gave the host
+	Conn string // the client's address: one per connection
+	Path string // path and query
+}
+
+// Server is a set of logging hosts. Its methods may be called from any
+// goroutine.
+type Server struct {
+	t        testing.TB
+	mu       sync.Mutex
+	arrivals []Arrival
+	bases    map[string]string
+}
+
+// New returns a server with no hosts yet; they are closed when the test ends.
+func New(t testing.TB) *Server {
+	return &Server{t: t, bases: map[string]string{}}
+}
+
+// Host starts a host called name that logs each request and then serves it
+// with h, and returns its base URL ("http://127.0.0.1:PORT").
+func (s *Server) Host(name string, h http.Handler) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.arrivals = append(s.arrivals, Arrival{At: time.Now(), Host: name, Conn: r.RemoteAddr, Path: r.URL.RequestURI()})
+		s.mu.Unlock()
+		h.ServeHTTP(w, r)
+	})}
+	go srv.Serve(ln)
+	s.t.Cleanup(func() { srv.Close() })
+	base := "http://" + ln.Addr().String()
+	s.mu.Lock()
+	s.bases[name] = base
+	s.mu.Unlock()
+	return base
+}
+
+// Arrivals returns what arrived so far, in order of arrival; with names,
+// only what arrived at those hosts.
+func (s *Server) Arrivals(names ...string) []Arrival {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Arrival
+	for _, a := range s.arrivals {
+		if len(names) == 0 || slices.Contains(names, a.Host) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// Paths returns the paths requested from host, in order, robots.txt
+// included.
+func (s *Server) Paths(host string) []string {
+	var out []string
+	for _, a := range s.Arrivals(host) {
+		out = append(out, a.Path)
+	}
+	return out
+}
+
+// Count is how many requests for path arrived at host.
+func (s *Server) Count(host, path string) int {
+	n := 0
+	for _, a := range s.Arrivals(host) {
+		if a.Path == path {
+			n++
+		}
+	}
+	return n
+}
+
+// Within returns the arrivals at host strictly after from and before to.
+func (s *Server) Within(host string, from, to time.Time) []Arrival {
+	var out []Arrival
+	for _, a := range s.Arrivals(host) {
+		if a.At.After(from) && a.At.Before(to) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
