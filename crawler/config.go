@@ -23,13 +23,29 @@ type Config struct {
 	Lenient     bool           // match hosts by registrable domain, not exactly
 	MaxPages    int            // stop fetching after this many pages [no limit]
 	MaxDepth    int            // links followed from a root [no limit]
-	PerHost     int            // requests in flight per host [8]
+	PerHost     int            // requests in flight per host, at most [8]
 	Delay       time.Duration  // minimum spacing between request starts per host [0]
 	Jitter      bool           // add up to 50% random extra to each spacing
 	UserAgent   string         // names us and our operator [loopkit/0.1 (+…)]
 	NoRobots    bool           // ignore robots.txt (only for sites that are yours)
 	// MaxCrawlDelay caps a robots.txt Crawl-delay. [30s]
 	MaxCrawlDelay time.Duration
+	// MaxRetryAfter is the longest Retry-After the crawler waits for. A
+	// host asking for longer is given up, and its URLs recorded with why:
+	// a wait is never silently shortened. [10m]
+	MaxRetryAfter time.Duration
+	// MaxURLLength drops longer links, as traps tend to grow them. [2083,
+	// Scrapy's default, after an old browser's limit]
+	MaxURLLength int
+	// MaxPagesPerHost caps the URLs queued for one host. [no limit]
+	MaxPagesPerHost int
+	// MaxQueryVariants caps the different query strings followed for one
+	// path: a calendar or a faceted search makes endless ones. [1000;
+	// negative: no limit]
+	MaxQueryVariants int
+	// AllBodies reads every response body; by default only HTML bodies
+	// are, and the rest is skipped as soon as the head says what it is.
+	AllBodies bool
 	// BackoffBase is the first retry's backoff, doubled each retry. [500ms]
 	BackoffBase time.Duration
 	// Grace is how long in-flight fetches may finish after an interrupt
@@ -40,6 +56,11 @@ type Config struct {
 	HTTP http1.Options
 	// OnRecord, if set, hears of each record as it is made (for -o).
 	OnRecord func(*Record)
+	// OnDisallowed, if set, hears of each URL robots.txt disallows.
+	OnDisallowed func(url string)
+	// OnNotice, if set, hears what the operator should know, once each:
+	// a host given up, a trap limit reached.
+	OnNotice func(msg string)
 }
 
 // DefaultUserAgent names the project and how to reach whoever runs it.
@@ -73,11 +94,20 @@ func (c Config) withDefaults() Config {
 	if c.Grace <= 0 {
 		c.Grace = 5 * time.Second
 	}
+	if c.MaxRetryAfter <= 0 {
+		c.MaxRetryAfter = 10 * time.Minute
+	}
+	if c.MaxURLLength <= 0 {
+		c.MaxURLLength = 2083
+	}
+	if c.MaxQueryVariants == 0 {
+		c.MaxQueryVariants = 1000
+	}
 	c.HTTP.UserAgent = c.UserAgent
-	// One more connection than the gate lets requests through, for
-	// robots.txt: the gate is the tighter limit, so requests queue in
-	// the crawler, where it is visible, not in the pool.
-	c.HTTP.MaxConnsPerHost = c.PerHost + 1
+	// The frontier never has more than PerHost requests in flight to a
+	// host, robots.txt included; the pool's cap only backs it up, so
+	// requests wait in the frontier, where it is visible, not in the pool.
+	c.HTTP.MaxConnsPerHost = c.PerHost
 	return c
 }
 

@@ -12,35 +12,28 @@ import (
 	"loopkit/task"
 )
 
-// item is one entry of the queue: the chapter's (url, max_redirect) pair,
-// with the link depth.
-type item struct {
-	url       string
-	redirects int // redirects still allowed from here
-	depth     int
-}
-
 // Crawler crawls from its roots. Create it with New, run it with Crawl.
+// Like everything on a loop, it is used only from the loop's goroutine.
 type Crawler struct {
-	cfg    Config
-	loop   *loop.Loop
-	client *http1.Client
-	roots  []*url.URL
-	scope  *urlnorm.Scope
-	q      *task.Queue[item]
-	seen   urlnorm.Seen
-	gates  map[string]*gate
-	robots robotsCache
+	cfg      Config
+	loop     *loop.Loop
+	client   *http1.Client
+	roots    []*url.URL
+	scope    *urlnorm.Scope
+	seen     urlnorm.Seen
+	front    *frontier
+	variants map[string]int // distinct queries queued per host and path
 
-	records  []*Record
-	stats    Stats
-	fetching int // pages started, for MaxPages
-	stopping bool
-	joined   bool
-	grace    *loop.Timer // after an interrupt: when in-flight work is cancelled
-	workers  []*task.Task[int]
-	start    time.Time
-	elapsed  time.Duration
+	records    []*Record
+	disallowed []string // URLs robots.txt kept us from
+	stats      Stats
+	notices    []string // said once each on stderr (with -v or not)
+	fetching   int      // pages started, for MaxPages
+	stopping   bool
+	grace      *loop.Timer // after an interrupt: when in-flight work is cancelled
+	workers    []*task.Task[int]
+	start      time.Time
+	elapsed    time.Duration
 }
 
 // New prepares a crawl on l. It fails on an invalid root.
@@ -49,7 +42,7 @@ func New(l *loop.Loop, cfg Config) (*Crawler, error) {
 	if len(cfg.Roots) == 0 {
 		return nil, errors.New("crawler: no roots")
 	}
-	c := &Crawler{cfg: cfg, loop: l, q: task.NewQueue[item](0), gates: make(map[string]*gate)}
+	c := &Crawler{cfg: cfg, loop: l, front: newFrontier(l, cfg.Jitter), variants: make(map[string]int)}
 	for _, r := range cfg.Roots {
 		u, err := ParseRoot(r)
 		if err != nil {
@@ -57,21 +50,23 @@ func New(l *loop.Loop, cfg Config) (*Crawler, error) {
 		}
 		c.roots = append(c.roots, u)
 	}
+	c.front.started = c.started
 	c.scope = urlnorm.NewScope(c.roots, cfg.Lenient)
 	c.client = http1.NewClient(l, cfg.HTTP)
-	c.robots = robotsCache{crawler: c, entries: make(map[string]*robotsEntry)}
+	c.stats.Filtered = make(map[string]int)
 	return c, nil
 }
 
 // Crawl runs the crawl to its end (or its interruption) from inside a
-// task: add the roots, start the workers, join the queue, stop the
-// workers — the chapter's crawl().
+// task: add the roots, start the workers, wait until the frontier has
+// nothing left, stop the workers — the chapter's crawl(), with the
+// frontier's join in place of the queue's.
 func (c *Crawler) Crawl(y task.Yield) error {
 	c.start = time.Now()
 	defer func() { c.elapsed = time.Since(c.start) }()
 	defer c.client.Close()
 	for _, u := range c.roots {
-		c.add(u.String(), c.cfg.MaxRedirect, 0)
+		c.addRoot(u)
 	}
 	var workers []future.Awaitable[int]
 	for range c.cfg.MaxTasks {
@@ -79,10 +74,11 @@ func (c *Crawler) Crawl(y task.Yield) error {
 		c.workers = append(c.workers, w)
 		workers = append(workers, w)
 	}
-	err := c.q.Join(y)
-	// Join returns early only if Crawl itself was cancelled: then nothing
-	// new may start while the workers wind down.
-	c.joined, c.stopping = true, true
+	err := c.front.join(y)
+	// join returns early only if Crawl itself was cancelled: then nothing
+	// new may start, and what is in flight is cancelled.
+	c.stopping = true
+	c.front.stop()
 	if c.grace != nil {
 		c.grace.Cancel() // the crawl ended within the grace period
 	}
@@ -93,50 +89,69 @@ func (c *Crawler) Crawl(y task.Yield) error {
 	return err
 }
 
-// work is one worker: take an item, handle it, mark it done, until the
-// crawl is over.
-// TaskDone runs whatever happens, and a panic costs one item, not the
-// worker: the chapter's crawler hung in join() when a worker died.
+// work is one worker: take a job the frontier hands out, run it, tell the
+// frontier what became of it, until the crawl is over. A panic costs one
+// URL, not the worker: the chapter's crawler hung in join() when a worker
+// died.
 func (c *Crawler) work(y task.Yield) (int, error) {
-	for !c.joined {
-		it, err := c.q.Get(y)
+	for {
+		j, err := c.front.next(y)
 		if err != nil {
-			continue // cancelled while idle: by the crawl's end, or by an interrupt (keep draining)
+			return 0, nil // the frontier is stopped, or the crawl cancelled
 		}
-		if perr := task.Catch(func() { c.handle(y, it) }); perr != nil {
-			c.record(&Record{URL: it.url, Depth: it.depth, Exception: ptr("crawler bug: " + perr.Error())})
+		var v verdict
+		if perr := task.Catch(func() { v = c.run(y, j) }); perr != nil {
+			c.record(&Record{URL: j.item.url, Depth: int(j.item.depth), ErrorKind: "crawler_bug",
+				Exception: ptr("crawler bug: " + perr.Error())})
+			v = verdict{}
 		}
-		c.q.TaskDone()
+		if v.retry {
+			j.item.tries = v.tries
+			if v.redirectTo != "" {
+				j.item = item{url: v.redirectTo, redirects: j.item.redirects - 1}
+			}
+			c.front.requeue(j, v.wait)
+		} else {
+			c.front.finish(j)
+		}
 	}
-	return 0, nil // the crawl is over; what is still queued stays to do
 }
 
-// add queues u unless it was seen before, and reports whether it was new.
-func (c *Crawler) add(u string, redirects, depth int) bool {
-	if !c.seen.Add(u) {
-		return false
+// started counts the pages handed out, and stops the frontier when the
+// page budget is spent (a retry was counted when it first started).
+func (c *Crawler) started(j job) {
+	if j.robots || j.item.tries > 0 {
+		return
 	}
-	c.q.PutNowait(item{url: u, redirects: redirects, depth: depth})
-	return true
+	c.fetching++
+	if c.cfg.MaxPages > 0 && c.fetching >= c.cfg.MaxPages {
+		c.front.stop()
+	}
 }
 
-// allowed applies the filters every URL passes, links and redirect
-// targets alike: scheme, host scope, --exclude and --max_depth.
-func (c *Crawler) allowed(u *url.URL, depth int) bool {
-	switch {
-	case !urlnorm.Crawlable(u), !c.scope.Allowed(u):
-		return false
-	case c.cfg.Exclude != nil && c.cfg.Exclude.MatchString(u.String()):
-		return false
-	case c.cfg.MaxDepth > 0 && depth > c.cfg.MaxDepth:
-		return false
+// verdict is what run says became of a job: done (recorded, or given up),
+// or to be tried again after wait, having made tries attempts — or, for
+// robots.txt, to be tried at redirectTo.
+type verdict struct {
+	retry      bool
+	wait       time.Duration
+	tries      int32
+	redirectTo string
+}
+
+func (c *Crawler) run(y task.Yield, j job) verdict {
+	if j.robots {
+		return c.runRobots(y, j)
 	}
-	return true
+	return c.runPage(y, j)
 }
 
 func (c *Crawler) record(r *Record) {
 	c.records = append(c.records, r)
 	c.stats.Done++
+	if r.Status != nil {
+		c.stats.Fetched++
+	}
 	if r.Exception != nil {
 		c.stats.Errors++
 	}
@@ -145,10 +160,23 @@ func (c *Crawler) record(r *Record) {
 	}
 }
 
-// Interrupt stops the crawl: no new fetches start, and what is in flight
-// may finish for the grace period, after which it is cancelled. A second
-// Interrupt cancels at once. Call it on the loop (from a signal handler,
-// via CallSoonThreadsafe).
+// notice tells the operator something once, through Config.OnNotice.
+func (c *Crawler) notice(msg string) {
+	for _, n := range c.notices {
+		if n == msg {
+			return
+		}
+	}
+	c.notices = append(c.notices, msg)
+	if c.cfg.OnNotice != nil {
+		c.cfg.OnNotice(msg)
+	}
+}
+
+// Interrupt stops the crawl: no new request starts from this moment, and
+// what is in flight may finish for the grace period, after which it is
+// cancelled. A second Interrupt cancels at once. Call it on the loop (from
+// a signal handler, via CallSoonThreadsafe).
 func (c *Crawler) Interrupt() {
 	if c.stopping {
 		c.cancelInFlight()
@@ -156,11 +184,12 @@ func (c *Crawler) Interrupt() {
 	}
 	c.stopping = true
 	c.stats.Interrupted = true
+	c.front.stop()
 	c.grace = c.loop.CallLater(c.cfg.Grace, c.cancelInFlight)
 }
 
-// cancelInFlight interrupts the workers' current fetches; the workers then
-// drain the queue without fetching, so Join still completes.
+// cancelInFlight cancels the workers' current fetches; what they had is
+// counted as to do, and the frontier's join completes when they are back.
 func (c *Crawler) cancelInFlight() {
 	for _, w := range c.workers {
 		w.Cancel()
@@ -170,8 +199,13 @@ func (c *Crawler) cancelInFlight() {
 // Records are the records made so far, in the order they were made.
 func (c *Crawler) Records() []*Record { return c.records }
 
-// Todo is how many queued URLs were never fetched (interrupt, budget).
-func (c *Crawler) Todo() int { return c.stats.Todo + c.q.Len() }
+// Disallowed are the URLs robots.txt kept the crawler from, in the order
+// they were found.
+func (c *Crawler) Disallowed() []string { return c.disallowed }
+
+// Todo is how many URLs were found but never fetched: left queued by an
+// interrupt or the page budget, or cancelled in flight.
+func (c *Crawler) Todo() int { return c.front.queued + c.stats.Cancelled }
 
 // Elapsed is how long Crawl ran (so far, while it runs).
 func (c *Crawler) Elapsed() time.Duration {

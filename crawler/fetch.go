@@ -1,60 +1,131 @@
 package crawler
 
 import (
+	"errors"
+	"fmt"
 	"time"
 
 	"loopkit/crawler/http1"
+	"loopkit/crawler/links"
+	"loopkit/future"
 	"loopkit/task"
 )
 
-// fetch gets rawURL through its host's gate, retrying what is worth
-// retrying: a transient status (408, 429, 5xx but 501) or a network error,
-// up to MaxTries attempts in all. Between attempts it waits the server's
-// Retry-After if it gave one — and holds back the whole host that long —
-// or else an exponential backoff with jitter. It returns the last reply
-// (nil if none came), how many attempts it made, and the last error.
-func (c *Crawler) fetch(y task.Yield, rawURL, host string) (*http1.Reply, int, error) {
-	g := c.gateFor(host)
-	for tries := 1; ; tries++ {
-		if err := g.enter(y); err != nil {
-			return nil, tries, err
-		}
-		c.stats.InFlight++
-		reply, err := c.client.Get(y, rawURL)
-		c.stats.InFlight--
-		g.leave()
-		if reply != nil {
-			g.answered(reply.StatusCode)
-		}
-		switch {
-		case err == nil && !retryableStatus(reply.StatusCode):
-			return reply, tries, nil
-		case err != nil && !retryableError(err):
-			return nil, tries, err
-		case tries >= c.cfg.MaxTries:
-			return reply, tries, err
-		}
-		c.stats.Retries++
-		wait := backoff(c.cfg.BackoffBase, tries)
-		if reply != nil {
-			if d, ok := parseRetryAfter(reply.Header.Get("Retry-After"), time.Now()); ok {
-				// The gate makes every request to the host wait, this one too.
-				g.holdUntil(y.Loop().Time() + d)
-				wait = 0
-			}
-		}
-		if err := task.Sleep(y, wait); err != nil {
-			return reply, tries, err
-		}
+// runPage makes one attempt at a page and records what came of it, or
+// asks for another attempt.
+func (c *Crawler) runPage(y task.Yield, j job) verdict {
+	it := j.item
+	tries := it.tries + 1
+	start := time.Now()
+	c.stats.InFlight++
+	reply, err := c.client.Fetch(y, c.pageRequest(it.url))
+	c.stats.InFlight--
+	if errors.Is(err, future.ErrCancelled) {
+		c.stats.Cancelled++ // cut short by an interrupt: still to do
+		return verdict{}
 	}
+	if errors.Is(err, http1.ErrRetried) || reply != nil && reply.Retried {
+		tries++ // the client sent it twice: a dead pooled connection, then a fresh one
+	}
+	v, giveUp := c.judge(j, reply, err, tries)
+	if v.retry {
+		return v
+	}
+	rec := &Record{URL: it.url, Depth: int(it.depth), Tries: int(tries)}
+	rec.ElapsedMS = float64(time.Since(start).Microseconds()) / 1000
+	if reply == nil {
+		rec.Exception, rec.ErrorKind = ptr(err.Error()), errorKind(err)
+		c.record(rec)
+		return v
+	}
+	if err != nil { // a response came earlier, but the last retry failed
+		rec.Exception, rec.ErrorKind = ptr(err.Error()), errorKind(err)
+	}
+	c.describeReply(rec, reply, j)
+	if giveUp != "" {
+		rec.Exception, rec.ErrorKind = ptr(giveUp), kindRetryAfter
+	}
+	c.record(rec)
+	if giveUp != "" {
+		c.failHost(j.host, "not fetched: "+giveUp, kindRetryAfter)
+	}
+	return v
 }
 
-// gateFor returns the politeness gate of a host (host:port).
-func (c *Crawler) gateFor(host string) *gate {
-	g := c.gates[host]
-	if g == nil {
-		g = newGate(c.cfg.PerHost, c.cfg.Delay, c.cfg.Jitter)
-		c.gates[host] = g
+// judge reads an answer three ways: what it says about the host's pace
+// (pushback slows the host down), about the host's next start
+// (Retry-After holds back everything not yet sent to it, on every attempt,
+// the last one too), and about this URL (retry or not). giveUp is set when
+// the host asked for a wait longer than --max_retry_after.
+func (c *Crawler) judge(j job, reply *http1.Reply, err error, tries int32) (v verdict, giveUp string) {
+	h, now := j.host, c.loop.Time()
+	status := 0
+	if reply != nil {
+		status = reply.StatusCode
 	}
-	return g
+	switch {
+	case status == 429 || status == 503:
+		if h.pace.pushedBack(j.epoch, now) {
+			c.stats.SlowDowns++
+		}
+		c.front.holdUntil(h, now+h.pace.gap())
+	case status >= 500 || err != nil && retryableError(err):
+		if h.pace.failed(now) {
+			c.stats.SlowDowns++
+			c.front.holdUntil(h, now+h.pace.gap())
+		}
+	case err == nil:
+		h.pace.succeeded()
+	}
+	retryAfter, hasRetryAfter := time.Duration(0), false
+	if status == 429 || status == 503 || isRedirect(status) {
+		retryAfter, hasRetryAfter = parseRetryAfter(reply.Header.Get("Retry-After"), time.Now())
+	}
+	if hasRetryAfter {
+		if retryAfter > c.cfg.MaxRetryAfter {
+			return verdict{tries: tries}, fmt.Sprintf("the host asked to wait %v (Retry-After), longer than --max_retry_after %v",
+				retryAfter, c.cfg.MaxRetryAfter)
+		}
+		c.front.holdUntil(h, now+retryAfter)
+	}
+	retryable := err == nil && retryableStatus(status) || err != nil && retryableError(err)
+	if !retryable || tries >= int32(c.cfg.MaxTries) || c.stopping {
+		return verdict{tries: tries}, ""
+	}
+	c.stats.Retries++
+	wait := backoff(c.cfg.BackoffBase, int(tries))
+	if hasRetryAfter {
+		wait = 0 // the host's own clock holds the retry back
+	}
+	return verdict{retry: true, wait: wait, tries: tries}, ""
+}
+
+// pageRequest is the request for a page. Only the body of a successful
+// HTML answer is read, unless --all_bodies asks for every body: a PDF, a
+// zip or an error page would be downloaded for nothing.
+func (c *Crawler) pageRequest(url string) http1.Request {
+	req := http1.Request{URL: url}
+	if !c.cfg.AllBodies {
+		req.WantBody = wantBody
+	}
+	return req
+}
+
+func wantBody(head *http1.Response) bool {
+	return head.StatusCode/100 == 2 && links.IsHTML(http1.MediaType(head.Header.Get("Content-Type")))
+}
+
+// failHost gives up on h: every URL queued for it, and every one found
+// for it later, is recorded with why.
+func (c *Crawler) failHost(h *host, why, kind string) {
+	if h.failure != "" {
+		return
+	}
+	h.failure, h.failureKind = why, kind
+	c.notice(h.origin + ": " + why)
+	c.front.drain(h, func(it item) { c.recordHostFailure(h, it) })
+}
+
+func (c *Crawler) recordHostFailure(h *host, it item) {
+	c.record(&Record{URL: it.url, Depth: int(it.depth), Exception: ptr(h.failure), ErrorKind: h.failureKind})
 }

@@ -3,78 +3,37 @@ package crawler
 import (
 	"net/url"
 	"strings"
-	"time"
 
 	"golang.org/x/net/html/charset"
 
 	"loopkit/crawler/http1"
 	"loopkit/crawler/links"
 	"loopkit/crawler/urlnorm"
-	"loopkit/task"
 )
 
-// handle fetches one URL and records what came of it: the chapter's
-// fetch() and its parse_links(), with robots.txt, redirects and links
-// going through the same filters.
-func (c *Crawler) handle(y task.Yield, it item) {
-	if c.noMoreFetches() {
-		c.stats.Todo++ // left for another crawl
-		return
-	}
-	u, err := url.Parse(it.url)
-	if err != nil {
-		c.record(&Record{URL: it.url, Depth: it.depth, Exception: ptr(err.Error())})
-		return
-	}
-	if !c.cfg.NoRobots {
-		rules, err := c.robots.rulesFor(y, u)
-		if err != nil { // cancelled by an interrupt while waiting for robots.txt
-			c.stats.Todo++ // nothing was sent for this URL: it is still to do
-			return
-		}
-		if !rules.Allowed(u.RequestURI()) {
-			c.stats.RobotsDisallowed++
-			return
-		}
-	}
-	// Checked again: the robots.txt wait may have been long, and every
-	// worker that waited passed the first check.
-	if c.noMoreFetches() {
-		c.stats.Todo++
-		return
-	}
-	c.fetching++
-	rec := &Record{URL: it.url, Depth: it.depth}
-	start := time.Now()
-	reply, tries, err := c.fetch(y, it.url, u.Host)
-	rec.Tries = tries
-	rec.ElapsedMS = float64(time.Since(start).Microseconds()) / 1000
-	if reply == nil {
-		rec.Exception = ptr(err.Error())
-		c.record(rec)
-		return
-	}
-	if err != nil { // a response came, but the last retry failed or was cut short
-		rec.Exception = ptr(err.Error())
-	}
+// describeReply fills rec from a reply and acts on what it says: the
+// chapter's fetch() after the response came, and its parse_links(), with
+// redirects and links going through the same filters.
+func (c *Crawler) describeReply(rec *Record, reply *http1.Reply, j job) {
 	rec.Status = ptr(reply.StatusCode)
 	rec.Size = len(reply.Body)
+	if reply.BodySkipped {
+		rec.BodySkipped, rec.Size = true, int(max(reply.ContentLength, 0))
+	}
 	rec.ContentType = http1.MediaType(reply.Header.Get("Content-Type"))
+	page, err := url.Parse(j.item.url)
+	if err != nil { // unreachable: queued URLs are normalized
+		rec.Exception = ptr(err.Error())
+		return
+	}
 	switch {
 	case isRedirect(reply.StatusCode):
-		c.followRedirect(rec, reply, u, it)
+		c.followRedirect(rec, reply, page, j.item)
 	case links.IsHTML(rec.ContentType) && reply.StatusCode/100 == 2:
-		c.parseLinks(rec, reply, u, it.depth)
+		c.parseLinks(rec, reply, page, int(j.item.depth))
 	case isText(rec.ContentType):
 		rec.Encoding = reply.Charset()
 	}
-	c.record(rec)
-}
-
-// noMoreFetches reports whether the crawl starts no new fetches: it was
-// interrupted, or its page budget is spent.
-func (c *Crawler) noMoreFetches() bool {
-	return c.stopping || (c.cfg.MaxPages > 0 && c.fetching >= c.cfg.MaxPages)
 }
 
 func isRedirect(code int) bool {
@@ -96,17 +55,15 @@ func (c *Crawler) followRedirect(rec *Record, reply *http1.Reply, base *url.URL,
 	loc := reply.Header.Get("Location")
 	next, err := urlnorm.Resolve(base, loc)
 	if err != nil || loc == "" {
-		rec.Exception = ptr("redirect without a usable Location: " + quoteLoc(loc))
+		rec.Exception, rec.ErrorKind = ptr("redirect without a usable Location: "+quoteLoc(loc)), "bad_redirect"
 		return
 	}
 	rec.NextURL = ptr(next.String())
 	if it.redirects <= 0 {
-		rec.Exception = ptr("redirect limit reached (max_redirect)")
+		rec.Exception, rec.ErrorKind = ptr("redirect limit reached (max_redirect)"), "redirect_limit"
 		return
 	}
-	if c.allowed(next, it.depth) {
-		c.add(next.String(), it.redirects-1, it.depth)
-	}
+	c.follow(next, int(it.redirects)-1, int(it.depth))
 }
 
 func quoteLoc(s string) string {
@@ -128,15 +85,15 @@ func (c *Crawler) parseLinks(rec *Record, reply *http1.Reply, page *url.URL, dep
 	}
 	found, err := links.Extract(body, page)
 	if err != nil {
-		rec.Exception = ptr("parsing links: " + err.Error())
+		rec.Exception, rec.ErrorKind = ptr("parsing links: "+err.Error()), "parse"
 		return
 	}
 	for _, link := range found {
-		if !c.allowed(link, depth+1) {
-			continue
+		passed, isNew := c.follow(link, c.cfg.MaxRedirect, depth+1)
+		if passed {
+			rec.NumURLs++
 		}
-		rec.NumURLs++
-		if c.add(link.String(), c.cfg.MaxRedirect, depth+1) {
+		if isNew {
 			rec.NumNewURLs++
 		}
 	}

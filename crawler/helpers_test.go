@@ -93,12 +93,15 @@ func crawl(t *testing.T, cfg crawler.Config) (*crawler.Crawler, map[string]*craw
 		t.Fatal(err)
 	}
 	guard.Cancel()
+	// By path: tests with several hosts look records up with Records.
 	byPath := map[string]*crawler.Record{}
+	byURL := map[string]bool{}
 	for _, r := range c.Records() {
-		path := r.URL[strings.Index(r.URL[len("http://"):], "/")+len("http://"):]
-		if byPath[path] != nil {
+		if byURL[r.URL] {
 			t.Errorf("%s recorded twice", r.URL)
 		}
+		byURL[r.URL] = true
+		path := r.URL[strings.Index(r.URL[len("http://"):], "/")+len("http://"):]
 		byPath[path] = r
 	}
 	return c, byPath

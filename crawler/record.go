@@ -1,9 +1,19 @@
 package crawler
 
-// Record is what the crawler learnt about one fetched URL: the chapter's
-// FetchStatistic, plus depth, tries and time. One record per URL, written
-// as a JSON line with -o. Status is nil, and Exception set, when no
-// response came at all.
+import (
+	"errors"
+	"net"
+	"os"
+
+	"loopkit/crawler/http1"
+	"loopkit/future"
+	"loopkit/netpoll"
+)
+
+// Record is what the crawler learnt about one URL it fetched or tried to:
+// the chapter's FetchStatistic, plus depth, tries, time and the kind of
+// error. One record per URL, written as a JSON line with -o. Status is
+// nil, and Exception set, when no response came at all.
 type Record struct {
 	URL         string  `json:"url"`
 	NextURL     *string `json:"next_url"`  // a redirect's target
@@ -16,23 +26,68 @@ type Record struct {
 	NumNewURLs  int     `json:"num_new_urls"` // of those, not seen before
 	Depth       int     `json:"depth"`
 	Tries       int     `json:"tries"`
-	ElapsedMS   float64 `json:"elapsed_ms"`
+	ElapsedMS   float64 `json:"elapsed_ms"` // the last attempt, from request to response
+	// ErrorKind names the kind of Exception, for counting: timeout,
+	// refused, reset, dns, protocol, too_large, truncated, unsupported,
+	// robots, retry_after, redirect_limit, bad_redirect, ...
+	ErrorKind string `json:"error_kind,omitempty"`
+	// BodySkipped says the body was not read: not HTML, and --all_bodies
+	// was not given. Size is then what Content-Length declared, or 0.
+	BodySkipped bool `json:"body_skipped,omitempty"`
 }
 
 func ptr[T any](v T) *T { return &v }
 
-// kind classifies a record the way the chapter's report does.
+// What a record is, as the report counts it.
+const (
+	kindOK         = "ok"          // a 2xx answer
+	kindRedirect   = "redirect"    // a 3xx with a Location
+	kindHTTPError  = "http_error"  // any other status
+	kindFetchError = "fetch_error" // no answer at all
+
+	kindRobots     = "robots"      // robots.txt could not be read
+	kindRetryAfter = "retry_after" // the host asked for a wait beyond --max_retry_after
+)
+
+// kind classifies a record.
 func (r *Record) kind() string {
 	switch {
-	case r.Exception != nil && r.Status == nil:
-		return "fail"
+	case r.Status == nil:
+		return kindFetchError
 	case r.NextURL != nil:
-		return "redirect"
-	case r.ContentType == "text/html" || r.ContentType == "application/xhtml+xml":
-		return "html"
-	case r.Status != nil && *r.Status == 200:
-		return "other"
-	default:
-		return "error"
+		return kindRedirect
+	case *r.Status/100 == 2:
+		return kindOK
 	}
+	return kindHTTPError
+}
+
+// errorKind names the kind of a fetch error, for the record and the
+// report's tallies.
+func errorKind(err error) string {
+	var dnsErr *net.DNSError
+	var sysErr *os.SyscallError
+	switch {
+	case errors.Is(err, future.ErrCancelled):
+		return "cancelled"
+	case errors.Is(err, http1.ErrTimeout):
+		return "timeout"
+	case errors.As(err, &dnsErr):
+		return "dns"
+	case netpoll.IsRefused(err):
+		return "refused"
+	case netpoll.IsReset(err):
+		return "reset"
+	case errors.Is(err, http1.ErrBodyTooLarge), errors.Is(err, http1.ErrHeaderTooLarge):
+		return "too_large"
+	case errors.Is(err, http1.ErrTruncated):
+		return "truncated"
+	case errors.Is(err, http1.ErrProtocol), errors.Is(err, http1.ErrUnsupportedCoding):
+		return "protocol"
+	case errors.Is(err, http1.ErrUnsupportedURL):
+		return "unsupported"
+	case errors.As(err, &sysErr):
+		return "network"
+	}
+	return "other"
 }

@@ -5,32 +5,29 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 )
 
 // Report writes the chapter's report: a line per URL in URL order, the
-// speed, the tallies, what is left and what is done.
+// speed, the tallies, what robots.txt kept out, what is left and what is
+// done.
 //
 //	*** Report ***
+//	(url status type encoding bytes new/total: new = links not seen before, total = links that passed the filters)
 //	http://127.0.0.1:8080/ 200 text/html utf-8 2154 12/12
 //	http://127.0.0.1:8080/old/3 301 redirect http://127.0.0.1:8080/catalogue/...
 //	http://127.0.0.1:8080/gone error http1: read timeout after 30s
 //	Finished 3 urls in 0.012 secs (max_tasks=100) (2.500 urls/sec/task)
+//	         1 ok
 //	...
 func (c *Crawler) Report(w io.Writer) {
 	elapsed := c.Elapsed()
 	records := slices.Clone(c.records)
-	slices.SortStableFunc(records, func(a, b *Record) int {
-		switch {
-		case a.URL < b.URL:
-			return -1
-		case a.URL > b.URL:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(records, func(a, b *Record) int { return strings.Compare(a.URL, b.URL) })
 	tally := map[string]int{}
 	fmt.Fprintln(w, "*** Report ***")
+	fmt.Fprintln(w, "(url status type encoding bytes new/total: new = links not seen before, total = links that passed the filters)")
 	for _, r := range records {
 		fmt.Fprintln(w, reportLine(r, tally))
 	}
@@ -43,8 +40,19 @@ func (c *Crawler) Report(w io.Writer) {
 	tally["robots_fetches"] = c.stats.RobotsFetches
 	tally["robots_disallowed"] = c.stats.RobotsDisallowed
 	tally["retries"] = c.stats.Retries
+	tally["slow_downs"] = c.stats.SlowDowns
+	for reason, n := range c.stats.Filtered {
+		tally["filtered"] += n
+		tally["filtered:"+reason] = n
+	}
 	for _, key := range slices.Sorted(maps.Keys(tally)) {
 		fmt.Fprintf(w, "%10d %s\n", tally[key], key)
+	}
+	if len(c.disallowed) > 0 {
+		fmt.Fprintln(w, "Disallowed by robots.txt:")
+		for _, u := range slices.Sorted(slices.Values(c.disallowed)) {
+			fmt.Fprintln(w, "  "+u)
+		}
 	}
 	if c.stats.Interrupted {
 		fmt.Fprintln(w, "Interrupted")
@@ -55,27 +63,33 @@ func (c *Crawler) Report(w io.Writer) {
 }
 
 // reportLine formats one record as the chapter's url_report does, and
-// counts it in tally.
+// counts it in tally: ok, redirect, http_error (and http_error:404),
+// fetch_error (and fetch_error:timeout, ...).
 func reportLine(r *Record, tally map[string]int) string {
 	kind := r.kind()
 	tally[kind]++
+	var line string
 	switch kind {
-	case "fail":
+	case kindFetchError:
+		tally[kindFetchError+":"+r.ErrorKind]++
 		return fmt.Sprintf("%s error %s", r.URL, *r.Exception)
-	case "redirect":
-		line := fmt.Sprintf("%s %d redirect %s", r.URL, *r.Status, *r.NextURL)
-		if r.Exception != nil {
-			line += " (" + *r.Exception + ")"
-		}
-		return line
-	case "html":
-		tally["html_bytes"] += r.Size
-		return fmt.Sprintf("%s %d %s %s %d %d/%d", r.URL, *r.Status, r.ContentType, r.Encoding, r.Size, r.NumNewURLs, r.NumURLs)
-	case "other":
-		tally["other_bytes"] += r.Size
+	case kindRedirect:
+		line = fmt.Sprintf("%s %d redirect %s", r.URL, *r.Status, *r.NextURL)
+	case kindHTTPError:
+		tally[fmt.Sprintf("%s:%d", kindHTTPError, *r.Status)]++
+		line = fmt.Sprintf("%s %d %s %s %d", r.URL, *r.Status, r.ContentType, r.Encoding, r.Size)
 	default:
-		tally["error_bytes"] += r.Size
-		tally[fmt.Sprintf("status_%d", *r.Status)]++
+		tally[kindOK+"_bytes"] += r.Size
+		line = fmt.Sprintf("%s %d %s %s %d", r.URL, *r.Status, r.ContentType, r.Encoding, r.Size)
+		if r.ContentType == "text/html" || r.ContentType == "application/xhtml+xml" {
+			line += fmt.Sprintf(" %d/%d", r.NumNewURLs, r.NumURLs)
+		}
 	}
-	return fmt.Sprintf("%s %d %s %s %d", r.URL, *r.Status, r.ContentType, r.Encoding, r.Size)
+	if r.BodySkipped {
+		line += " (body not read)"
+	}
+	if r.Exception != nil {
+		line += " (" + *r.Exception + ")"
+	}
+	return line
 }

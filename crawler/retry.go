@@ -50,13 +50,11 @@ func backoff(base time.Duration, attempt int) time.Duration {
 	return time.Duration(float64(d) * (0.5 + 0.5*rand.Float64()))
 }
 
-// maxRetryAfter clamps what a server may ask for: an hour-long Retry-After
-// would stall the crawl; a minute is enough to be polite.
-const maxRetryAfter = 60 * time.Second
-
 // parseRetryAfter reads Retry-After in either form (RFC 9110 §10.2.3):
 // delay-seconds, or an HTTP-date. Invalid values are ignored (ok false);
-// valid ones are clamped to [0, maxRetryAfter].
+// a date in the past means now. It does not cap what it reads: the
+// crawler compares it with --max_retry_after, and gives up on the host
+// rather than shorten a wait the server asked for.
 func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	v = strings.TrimSpace(v)
 	if v == "" {
@@ -70,7 +68,7 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	} else {
 		return 0, false
 	}
-	return min(max(d, 0), maxRetryAfter), true
+	return max(d, 0), true
 }
 
 // parseHTTPDate accepts the three date formats RFC 9110 §5.6.7 says a

@@ -1,7 +1,6 @@
 package crawler
 
 import (
-	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -20,7 +19,8 @@ func TestParseRetryAfter(t *testing.T) {
 		want time.Duration
 		ok   bool
 	}{
-		{"120", 60 * time.Second, true}, // clamped
+		{"120", 120 * time.Second, true}, // not clamped: the crawler compares it with --max_retry_after
+		{"4294967295", 4294967295 * time.Second, true},
 		{"3", 3 * time.Second, true},
 		{"0", 0, true},
 		{"Sun, 29 Nov 2026 12:00:05 GMT", 5 * time.Second, true},
@@ -69,7 +69,7 @@ func TestWhatIsRetried(t *testing.T) {
 		fmt.Errorf("x: %w", http1.ErrProtocol):               false,
 		fmt.Errorf("x: %w", http1.ErrBodyTooLarge):           false,
 		future.ErrCancelled:                                  false,
-		errors.New("http1: https is not supported"):          false,
+		fmt.Errorf("%w: https", http1.ErrUnsupportedURL):     false,
 	} {
 		if retryableError(err) != want {
 			t.Errorf("%v: retryable = %v", err, !want)

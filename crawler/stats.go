@@ -1,16 +1,35 @@
 package crawler
 
+import "maps"
+
 // Stats are the crawl's running counts, for the progress line and the report.
 type Stats struct {
-	Done             int  // records made
-	Errors           int  // records with an exception
-	Retries          int  // attempts after the first
-	InFlight         int  // requests on the wire now
-	Todo             int  // taken from the queue but left unfetched
-	RobotsFetches    int  // robots.txt requests (not pages: no records)
-	RobotsDisallowed int  // URLs skipped because robots.txt disallows them
-	Interrupted      bool // Interrupt was called
+	Done             int            // records made
+	Fetched          int            // records with a response
+	Errors           int            // records with an exception
+	Retries          int            // attempts after the first
+	SlowDowns        int            // times a host's pace was cut by pushback
+	InFlight         int            // requests on the wire now
+	Queued           int            // URLs waiting in their hosts' queues
+	WaitingForHost   int            // of those, in hosts that may not send now
+	Cancelled        int            // in flight when an interrupt cancelled them: to do
+	RobotsFetches    int            // robots.txt requests (not pages: no records)
+	RobotsDisallowed int            // URLs robots.txt kept us from
+	Filtered         map[string]int // links not followed, by reason
+	Interrupted      bool           // Interrupt was called
 }
 
-// Stats returns the current counts; Queued is read from the queue.
-func (c *Crawler) Stats() (s Stats, queued int) { return c.stats, c.q.Len() }
+// Stats returns the current counts.
+func (c *Crawler) Stats() Stats {
+	s := c.stats
+	s.Filtered = maps.Clone(c.stats.Filtered)
+	now := c.loop.Time()
+	for _, h := range c.front.hosts {
+		n := h.queue.len()
+		s.Queued += n
+		if !h.ready() || h.nextStart > now {
+			s.WaitingForHost += n
+		}
+	}
+	return s
+}

@@ -118,7 +118,7 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 		fmt.Fprintf(stderr, "crawl: %v\n", err)
 		return 1
 	}
-	if s, _ := c.Stats(); s.Interrupted {
+	if c.Stats().Interrupted {
 		return 130
 	}
 	return 0
@@ -182,14 +182,14 @@ func isTerminal(w io.Writer) bool {
 func startProgress(l *loop.Loop, c *crawler.Crawler, w io.Writer) {
 	var tick func()
 	tick = func() {
-		s, queued := c.Stats()
+		s := c.Stats()
 		secs := c.Elapsed().Seconds()
 		rate := 0.0
 		if secs > 0 {
-			rate = float64(s.Done) / secs
+			rate = float64(s.Fetched) / secs
 		}
-		fmt.Fprintf(w, "\r\033[K%.0f pages/s  done %d  queued %d  in flight %d  errors %d  retries %d",
-			rate, s.Done, queued, s.InFlight, s.Errors, s.Retries)
+		fmt.Fprintf(w, "\r\033[K%.0f pages/s  fetched %d  in flight %d  queued %d (%d waiting for their host)  errors %d  retries %d",
+			rate, s.Fetched, s.InFlight, s.Queued, s.WaitingForHost, s.Errors, s.Retries)
 		l.CallLater(500*time.Millisecond, tick)
 	}
 	l.CallLater(500*time.Millisecond, tick)

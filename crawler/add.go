@@ -1,0 +1,107 @@
+package crawler
+
+import (
+	"fmt"
+	"net/url"
+
+	"loopkit/crawler/robots"
+	"loopkit/crawler/urlnorm"
+)
+
+// The reasons a found URL is not crawled, as the report tallies them
+// ("filtered:scope", ...).
+const (
+	filterScheme       = "scheme"             // not http or https, or no host
+	filterScope        = "scope"              // another site (--strict / --lenient)
+	filterExclude      = "exclude"            // matches --exclude
+	filterDepth        = "depth"              // deeper than --max_depth
+	filterLength       = "url_length"         // longer than --max_url_length
+	filterHostPages    = "max_pages_per_host" // its host has had its share
+	filterQueryVariant = "query_variants"     // one path with too many queries: a trap?
+)
+
+// addRoot queues a root. Roots pass no filter but the seen set: the
+// operator asked for them.
+func (c *Crawler) addRoot(u *url.URL) {
+	c.enqueue(u, c.cfg.MaxRedirect, 0)
+}
+
+// follow queues a link or a redirect target if it passes the filters and
+// was not seen before. It reports whether it passed, and whether it was new.
+func (c *Crawler) follow(u *url.URL, redirects, depth int) (passed, isNew bool) {
+	if reason := c.filter(u, depth); reason != "" {
+		c.stats.Filtered[reason]++
+		return false, false
+	}
+	return true, c.enqueue(u, redirects, depth)
+}
+
+// filter says why u is not crawled, or "" if it may be: the checks every
+// URL passes, links and redirect targets alike.
+func (c *Crawler) filter(u *url.URL, depth int) string {
+	switch {
+	case !urlnorm.Crawlable(u):
+		return filterScheme
+	case !c.scope.Allowed(u):
+		return filterScope
+	case c.cfg.Exclude != nil && c.cfg.Exclude.MatchString(u.String()):
+		return filterExclude
+	case c.cfg.MaxDepth > 0 && depth > c.cfg.MaxDepth:
+		return filterDepth
+	case len(u.String()) > c.cfg.MaxURLLength:
+		return filterLength
+	}
+	if c.seen.Has(u.String()) {
+		return "" // not new: the caps below were applied when it was
+	}
+	if h := c.front.hosts[origin(u)]; h != nil && c.cfg.MaxPagesPerHost > 0 && h.pages >= c.cfg.MaxPagesPerHost {
+		c.notice(fmt.Sprintf("%s: --max_pages_per_host %d reached, more of its URLs are not followed", origin(u), c.cfg.MaxPagesPerHost))
+		return filterHostPages
+	}
+	if u.RawQuery != "" && c.cfg.MaxQueryVariants > 0 && c.variants[pathKey(u)] >= c.cfg.MaxQueryVariants {
+		c.notice(fmt.Sprintf("%s: more than %d different queries, more are not followed (--max_query_variants; a calendar or a search trap?)",
+			pathKey(u), c.cfg.MaxQueryVariants))
+		return filterQueryVariant
+	}
+	return ""
+}
+
+// enqueue adds u to its host's queue unless it was seen before, and
+// reports whether it was new. A host that failed records its URLs at once;
+// one whose robots.txt is known screens them now.
+func (c *Crawler) enqueue(u *url.URL, redirects, depth int) bool {
+	s := u.String()
+	if !c.seen.Add(s) {
+		return false
+	}
+	if u.RawQuery != "" {
+		c.variants[pathKey(u)]++
+	}
+	h := c.front.host(origin(u), c.newHost)
+	h.pages++
+	it := item{url: s, redirects: int32(redirects), depth: int32(depth)}
+	switch {
+	case h.failure != "":
+		c.recordHostFailure(h, it)
+	case h.robots == robotsKnown && !c.robotsAllow(h, s):
+	default:
+		c.front.push(h, it)
+	}
+	return true
+}
+
+func (c *Crawler) newHost(origin string) *host {
+	h := &host{pace: newPace(c.cfg.PerHost, c.cfg.Delay)}
+	if c.cfg.NoRobots {
+		h.robots = robotsKnown
+	} else {
+		h.robotsItem = item{url: origin + "/robots.txt", redirects: robots.MaxRedirects}
+	}
+	return h
+}
+
+// origin is the scheme and authority of u: what a host is keyed by.
+func origin(u *url.URL) string { return u.Scheme + "://" + u.Host }
+
+// pathKey is what --max_query_variants counts queries under.
+func pathKey(u *url.URL) string { return origin(u) + u.EscapedPath() }

@@ -1,0 +1,81 @@
+package crawler_test
+
+import (
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"loopkit/crawler"
+	"loopkit/internal/wirelog"
+)
+
+// tokenBucket is a rate limiter as many sites run one: rate requests a
+// second on average, bursts of up to burst, and 429 without Retry-After
+// for anything more.
+type tokenBucket struct {
+	mu      sync.Mutex
+	rate    float64
+	burst   float64
+	tokens  float64
+	last    time.Time
+	refused int
+	served  int
+}
+
+func (b *tokenBucket) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b.mu.Lock()
+		now := time.Now()
+		if b.last.IsZero() {
+			b.tokens = b.burst
+		} else {
+			b.tokens = min(b.burst, b.tokens+now.Sub(b.last).Seconds()*b.rate)
+		}
+		b.last = now
+		ok := b.tokens >= 1
+		if ok {
+			b.tokens--
+			b.served++
+		} else {
+			b.refused++
+		}
+		b.mu.Unlock()
+		if !ok {
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// Against a rate limiter the crawler slows down until it is rarely
+// refused (under 10 % of its requests), yet keeps close to the rate the
+// site allows (within 1.5 times its duration at that rate).
+func TestPushbackFindsTheRateLimit(t *testing.T) {
+	t.Parallel() // it mostly waits
+	const rate, pages = 5.0, 40
+	srv := wirelog.New(t)
+	bucket := &tokenBucket{rate: rate, burst: rate}
+	base := srv.Host("h", bucket.wrap(wirelog.Fan(pages, nil)))
+	c, recs := crawl(t, crawler.Config{Roots: []string{base}, MaxTries: 10, NoRobots: true})
+	for p, r := range recs {
+		if status(r) != 200 {
+			t.Errorf("%s recorded %d", p, status(r))
+		}
+	}
+	arr := srv.Arrivals("h")
+	took := arr[len(arr)-1].At.Sub(arr[0].At)
+	share := float64(bucket.refused) / float64(len(arr))
+	t.Logf("%d requests, %d refused (%.1f %%), %d pages in %v (%.2f/s against a limit of %.0f/s), %d slow-downs",
+		len(arr), bucket.refused, 100*share, bucket.served, took.Round(time.Millisecond),
+		float64(bucket.served)/took.Seconds(), rate, c.Stats().SlowDowns)
+	if share >= 0.10 {
+		t.Errorf("%.1f %% of requests refused, want under 10 %%", 100*share)
+	}
+	// At the limit the pages beyond the first burst take (served-burst)/rate.
+	ideal := time.Duration(float64(bucket.served-int(rate)) / rate * float64(time.Second))
+	if took > ideal*3/2 {
+		t.Errorf("took %v, more than 1.5 times the %v the limit allows", took, ideal)
+	}
+}

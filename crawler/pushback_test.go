@@ -1,0 +1,171 @@
+package crawler_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"loopkit/crawler"
+	"loopkit/internal/wirelog"
+)
+
+// Every test here judges the crawler from the server's side: what arrived,
+// where and when, as internal/wirelog wrote it down.
+
+// A slow host does not hold up a fast one: workers only take URLs from a
+// host that may send now, so the fast host's pages all arrive while the
+// slow one still has most of its own to go.
+func TestSlowHostDoesNotHoldUpTheOthers(t *testing.T) {
+	t.Parallel() // it mostly waits
+	srv := wirelog.New(t)
+	slow := srv.Host("slow", wirelog.Fan(20, func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(100 * time.Millisecond)
+		wirelog.Page(w)
+	}))
+	fast := srv.Host("fast", wirelog.Fan(40, nil))
+	crawl(t, crawler.Config{Roots: []string{slow, fast}, MaxTasks: 10, PerHost: 2})
+	slowArr, fastArr := srv.Arrivals("slow"), srv.Arrivals("fast")
+	if len(slowArr) != 22 || len(fastArr) != 42 { // robots.txt, the root, the pages
+		t.Fatalf("%d requests to the slow host, %d to the fast one", len(slowArr), len(fastArr))
+	}
+	// Two at a time, 100 ms each: the slow host's middle page comes
+	// half a second in; the fast host alone takes a few milliseconds.
+	if last, mid := fastArr[len(fastArr)-1].At, slowArr[len(slowArr)/2].At; !last.Before(mid) {
+		t.Fatalf("the fast host's last page arrived %v after the slow host's middle one", last.Sub(mid))
+	}
+}
+
+// A host with a Crawl-delay waits between its own requests, and only its
+// own: the other host's pages all arrive before its second page does.
+func TestCrawlDelayHoldsOnlyItsHost(t *testing.T) {
+	t.Parallel() // it mostly waits
+	srv := wirelog.New(t)
+	mux := http.NewServeMux()
+	mux.Handle("/", wirelog.Fan(2, nil))
+	mux.HandleFunc("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "User-agent: *\nCrawl-delay: 0.5\n")
+	})
+	delayed := srv.Host("delayed", mux)
+	other := srv.Host("other", wirelog.Fan(30, nil))
+	crawl(t, crawler.Config{Roots: []string{delayed, other}, MaxTasks: 4})
+	d, o := srv.Arrivals("delayed"), srv.Arrivals("other")
+	if len(d) != 4 || len(o) != 32 {
+		t.Fatalf("%d requests to the delayed host, %d to the other", len(d), len(o))
+	}
+	// Crawl-delay counts from robots.txt, so even the first page waits.
+	for i := 1; i < len(d); i++ {
+		if gap := d[i].At.Sub(d[i-1].At); gap < 450*time.Millisecond {
+			t.Errorf("requests %d and %d to the Crawl-delay host %v apart", i-1, i, gap)
+		}
+	}
+	if last := o[len(o)-1].At; !last.Before(d[2].At) {
+		t.Fatalf("the other host finished %v after the delayed host's second page", last.Sub(d[2].At))
+	}
+}
+
+// tooManyOnce answers the first request for path with 429 and the given
+// Retry-After, and everything else with a page.
+type tooManyOnce struct {
+	mu         sync.Mutex
+	path       string
+	retryAfter func() string
+	done       bool
+}
+
+func (h *tooManyOnce) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.mu.Lock()
+		first := r.URL.Path == h.path && !h.done
+		h.done = h.done || first
+		h.mu.Unlock()
+		if first {
+			w.Header().Set("Retry-After", h.retryAfter())
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// quietAfter checks that after the 429 for path arrived, nothing arrived
+// at host for wait: Retry-After holds back every request to the host, not
+// only the retry. (A request already in flight could arrive a moment
+// after; none is, with --delay spacing them, so the margin is small.)
+func quietAfter(t *testing.T, srv *wirelog.Server, host, path string, wait time.Duration) {
+	t.Helper()
+	var hit time.Time
+	for _, a := range srv.Arrivals(host) {
+		if a.Path == path {
+			hit = a.At
+			break
+		}
+	}
+	if hit.IsZero() {
+		t.Fatalf("%s never requested", path)
+	}
+	if early := srv.Within(host, hit.Add(50*time.Millisecond), hit.Add(wait)); len(early) > 0 {
+		t.Fatalf("%d requests within Retry-After: first %s %v after the 429", len(early), early[0].Path, early[0].At.Sub(hit))
+	}
+}
+
+func TestRetryAfterHoldsTheWholeHost(t *testing.T) {
+	t.Parallel() // it mostly waits
+	for _, tc := range []struct {
+		name       string
+		retryAfter func() string
+		wait       time.Duration
+		maxTries   int
+	}{
+		{"seconds", func() string { return "1" }, time.Second, 0},
+		// An HTTP-date has whole seconds: two seconds ahead is more than one.
+		{"date", func() string { return time.Now().Add(2 * time.Second).UTC().Format(http.TimeFormat) }, time.Second, 0},
+		// On the last attempt the URL is not retried, but the host still waits.
+		{"final attempt", func() string { return "1" }, time.Second, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := wirelog.New(t)
+			limit := &tooManyOnce{path: "/p2", retryAfter: tc.retryAfter}
+			base := srv.Host("h", limit.wrap(wirelog.Fan(5, nil)))
+			_, recs := crawl(t, crawler.Config{Roots: []string{base}, Delay: 100 * time.Millisecond,
+				PerHost: 4, MaxTries: tc.maxTries})
+			quietAfter(t, srv, "h", "/p2", tc.wait)
+			want, tries := 200, 2
+			if tc.maxTries == 1 {
+				want, tries = 429, 1
+			}
+			if r := recs["/p2"]; status(r) != want || r.Tries != tries {
+				t.Fatalf("/p2 recorded %d after %d tries, want %d after %d", status(r), r.Tries, want, tries)
+			}
+			if len(recs) != 6 {
+				t.Fatalf("recorded %d pages, want 6", len(recs))
+			}
+		})
+	}
+}
+
+// A Retry-After longer than --max_retry_after is not shortened: the host
+// is given up, and every URL of it is recorded with why.
+func TestRetryAfterBeyondTheCapGivesUpTheHost(t *testing.T) {
+	srv := wirelog.New(t)
+	limit := &tooManyOnce{path: "/p1", retryAfter: func() string { return "120" }}
+	base := srv.Host("h", limit.wrap(wirelog.Fan(6, nil)))
+	c, recs := crawl(t, crawler.Config{Roots: []string{base}, MaxRetryAfter: time.Second, Delay: 50 * time.Millisecond})
+	if r := recs["/p1"]; status(r) != 429 || r.Exception == nil || !strings.Contains(*r.Exception, "--max_retry_after") {
+		t.Fatalf("/p1: %+v", r)
+	}
+	notFetched := 0
+	for _, r := range c.Records() {
+		if r.Status == nil && r.ErrorKind == "retry_after" {
+			notFetched++
+		}
+	}
+	// Pages p0…p5: those that arrived before the 429 (and /p1 itself),
+	// and those recorded as given up, are all of them, each once.
+	if arrived := len(srv.Arrivals("h")) - 2; arrived+notFetched != 6 || notFetched == 0 {
+		t.Fatalf("%d pages arrived after robots.txt and the root, %d recorded as given up; want 6 in all", arrived, notFetched)
+	}
+	quietAfter(t, srv, "h", "/p1", 5*time.Second) // nothing at all after it, in fact
+}
