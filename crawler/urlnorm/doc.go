@@ -16,6 +16,12 @@
 // fetched once. The original 500-lines crawler compared URLs as raw strings
 // and fetched /a, /a#top and /./a three times.
 //
+// Credentials never get through: http and https URLs lose their userinfo
+// ("http://u:p@host/x" is "http://host/x"), and error messages leave it
+// out, so neither the seen set nor anything the crawler writes holds a
+// password. RFC 3986 §3.2.1 deprecates "user:password" in URLs, and a
+// crawler's output is shared and kept.
+//
 // Lenient scopes need the Public Suffix List; a copy is embedded
 // (public_suffix_list.dat, under its own Mozilla Public License 2.0), and
 // suffix.go says why it is not golang.org/x/net/publicsuffix.

@@ -11,12 +11,12 @@ import (
 // The URL must have a scheme; a relative reference is an error, because it
 // means nothing until it is resolved against a base (see [Resolve]).
 func Normalize(raw string) (string, error) {
-	u, err := url.Parse(raw)
+	u, err := parse(raw)
 	if err != nil {
 		return "", err
 	}
 	if u.Scheme == "" {
-		return "", fmt.Errorf("urlnorm: %q is a relative reference, not a URL", raw)
+		return "", fmt.Errorf("urlnorm: %q is a relative reference, not a URL", withoutUserinfo(raw))
 	}
 	return NormalizeURL(u).String(), nil
 }
@@ -26,6 +26,8 @@ func Normalize(raw string) (string, error) {
 // Every step keeps the URL pointing at the same resource (RFC 3986 §6.2.2,
 // and §6.2.3 for http and https):
 //
+//   - http and https URLs lose their userinfo ("http://u:p@host/" is
+//     "http://host/"; see below);
 //   - scheme and host are lower-cased (they are case-insensitive);
 //   - the host loses a trailing dot ("example.com." is the same name);
 //   - IPv6 literals are written in their canonical form (RFC 5952);
@@ -43,6 +45,15 @@ func Normalize(raw string) (string, error) {
 // RFC 3986 §3.2.2 allows. Converting it to Punycode (IDNA) is left to
 // whoever resolves the name.
 //
+// Userinfo. RFC 3986 §3.2.1 deprecates "user:password" in a URL, and
+// RFC 9110 §4.2.4 forbids userinfo in http and https URLs a sender
+// generates: it names no part of the resource, only credentials (or a
+// phishing disguise, "http://bank.com@evil.example/"). Dropping it makes
+// "http://u:p@host/x", "http://@host/x" and "http://host/x" one URL for the
+// seen set, the scope and the robots cache, and keeps secrets out of
+// everything the crawler writes. Other schemes keep it: "ftp://alice@host/"
+// names alice's files, and the crawler neither fetches nor writes them.
+//
 // Escapes of reserved characters are kept: "/a%2Fb" and "/a/b" are
 // different paths, and so are "?q=%3F" and "?q=?" in general.
 // The query is otherwise left alone (an empty "?" stays), since a server may
@@ -51,6 +62,9 @@ func NormalizeURL(u *url.URL) *url.URL {
 	n := *u // a shallow copy is enough: we only replace string fields
 	n.Scheme = strings.ToLower(n.Scheme)
 	n.Fragment, n.RawFragment = "", ""
+	if n.Scheme == "http" || n.Scheme == "https" {
+		n.User = nil
+	}
 	if n.Opaque != "" {
 		// "mailto:x@y" and friends: nothing hierarchical to normalize.
 		return &n
@@ -99,4 +113,40 @@ func unescapePath(p string) string {
 		return p // unreachable: p has only well-formed escapes
 	}
 	return d
+}
+
+// parse is url.Parse with the userinfo taken out of its error message: a
+// parse error tends to end up in a log, and must not take a password there.
+func parse(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if e, ok := err.(*url.Error); ok {
+		e.URL = withoutUserinfo(e.URL)
+	}
+	return u, err
+}
+
+// withoutUserinfo removes "user:password@" from the authority of raw, a URL
+// or reference that may not parse, for use in error messages.
+func withoutUserinfo(raw string) string {
+	i := strings.Index(raw, "//")
+	if i < 0 || (i > 0 && i != len(schemeOf(raw))+1) {
+		return raw // no authority: "//" does not follow "scheme:" or start raw
+	}
+	start := i + 2
+	end := len(raw)
+	if j := strings.IndexAny(raw[start:], "/?#\\"); j >= 0 {
+		end = start + j
+	}
+	at := strings.LastIndexByte(raw[start:end], '@')
+	if at < 0 {
+		return raw
+	}
+	return raw[:start] + raw[start+at+1:]
+}
+
+// redacted is u.String() without userinfo, for error messages.
+func redacted(u *url.URL) string {
+	c := *u
+	c.User = nil
+	return c.String()
 }

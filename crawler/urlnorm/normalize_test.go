@@ -2,6 +2,7 @@ package urlnorm
 
 import (
 	"net/url"
+	"strings"
 	"testing"
 )
 
@@ -29,7 +30,12 @@ func TestNormalize(t *testing.T) {
 		{"IDN host is lower-cased, not converted to Punycode",
 			"http://BÜCHER.de/", "http://b%C3%BCcher.de/"},
 		{"Punycode host stays Punycode", "http://XN--BCHER-KVA.de/", "http://xn--bcher-kva.de/"},
-		{"user info is kept", "http://User@Example.com/", "http://User@example.com/"},
+
+		// Userinfo: credentials are no part of an http(s) resource.
+		{"user and password are dropped", "http://u:p@Example.com/x", "http://example.com/x"},
+		{"an empty userinfo is dropped", "http://@example.com/x", "http://example.com/x"},
+		{"a user name alone is dropped", "https://u@example.com:443/x", "https://example.com/x"},
+		{"other schemes keep their userinfo", "ftp://alice@Example.com/", "ftp://alice@example.com/"},
 
 		// Path.
 		{"empty path becomes /", "http://example.com", "http://example.com/"},
@@ -88,6 +94,34 @@ func TestNormalizeErrors(t *testing.T) {
 	} {
 		if got, err := Normalize(in); err == nil {
 			t.Errorf("Normalize(%q) = %q, want an error", in, got)
+		}
+	}
+}
+
+// TestErrorsCarryNoCredentials: error messages end up in logs and reports,
+// so a URL that fails must not take its password there either.
+func TestErrorsCarryNoCredentials(t *testing.T) {
+	base := mustParse(t, "http://example.com/")
+	var errs []error
+	for _, in := range []string{
+		"http://u:secret@example.com:port/", // url.Parse fails
+		"//u:secret@example.com/",           // relative
+	} {
+		_, err := Normalize(in)
+		errs = append(errs, err)
+	}
+	for _, ref := range []string{
+		"http://u:secret@example.com:port/",
+		"http://u:secret@:80/", // parses, but has no host
+	} {
+		_, err := Resolve(base, ref)
+		errs = append(errs, err)
+	}
+	for i, err := range errs {
+		if err == nil {
+			t.Errorf("case %d: no error", i)
+		} else if strings.Contains(err.Error(), "secret") {
+			t.Errorf("case %d: the error shows the password: %v", i, err)
 		}
 	}
 }

@@ -34,13 +34,13 @@ func Resolve(base *url.URL, ref string) (*url.URL, error) {
 	if scheme := schemeOf(ref); scheme != "" && scheme != "http" && scheme != "https" {
 		return nil, fmt.Errorf("%w: scheme %q", ErrNotCrawlable, scheme)
 	}
-	r, err := url.Parse(ref)
+	r, err := parse(ref)
 	if err != nil {
 		return nil, err
 	}
 	u := base.ResolveReference(r)
 	if !Crawlable(u) {
-		return nil, fmt.Errorf("%w: %q", ErrNotCrawlable, u.Redacted())
+		return nil, fmt.Errorf("%w: %q", ErrNotCrawlable, redacted(u))
 	}
 	return NormalizeURL(u), nil
 }

@@ -23,6 +23,8 @@ func TestResolve(t *testing.T) {
 		{"tabs and newlines inside are removed", "/a\n/b\t.html", "http://example.com/a/b.html"},
 		{"inner spaces are escaped, not removed", "a b.html", "http://example.com/dir/a%20b.html"},
 		{"upper-case scheme is accepted", "HTTP://example.com/", "http://example.com/"},
+		{"credentials are dropped", "http://u:p@example.com/x", "http://example.com/x"},
+		{"scheme-relative credentials are dropped", "//@example.com/x", "http://example.com/x"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
