@@ -18,10 +18,20 @@ func Normalize(raw string) (string, error) {
 	if u.Scheme == "" {
 		return "", fmt.Errorf("urlnorm: %q is a relative reference, not a URL", withoutUserinfo(raw))
 	}
-	return NormalizeURL(u).String(), nil
+	n, err := NormalizeURL(u)
+	if err != nil {
+		return "", err
+	}
+	return n.String(), nil
 }
 
 // NormalizeURL returns a normalized copy of u; u itself is not modified.
+//
+// An http or https URL must come out with a host: one without ("http:x",
+// "http:///x", "http://:80/", or "http://./", whose host "." is the root of
+// DNS and normalizes to nothing) is an error wrapping [ErrNotCrawlable].
+// A hostless "http:///" would otherwise reach the seen set and the
+// request line. Other schemes may have no host ("file:///etc").
 //
 // Every step keeps the URL pointing at the same resource (RFC 3986 §6.2.2,
 // and §6.2.3 for http and https):
@@ -58,18 +68,22 @@ func Normalize(raw string) (string, error) {
 // different paths, and so are "?q=%3F" and "?q=?" in general.
 // The query is otherwise left alone (an empty "?" stays), since a server may
 // tell "?a=1&b=2" from "?b=2&a=1".
-func NormalizeURL(u *url.URL) *url.URL {
+func NormalizeURL(u *url.URL) (*url.URL, error) {
 	n := *u // a shallow copy is enough: we only replace string fields
 	n.Scheme = strings.ToLower(n.Scheme)
 	n.Fragment, n.RawFragment = "", ""
-	if n.Scheme == "http" || n.Scheme == "https" {
+	web := n.Scheme == "http" || n.Scheme == "https"
+	if web {
 		n.User = nil
 	}
-	if n.Opaque != "" {
+	if n.Opaque != "" && !web {
 		// "mailto:x@y" and friends: nothing hierarchical to normalize.
-		return &n
+		return &n, nil
 	}
 	n.Host = normalizeHost(n.Scheme, n.Host)
+	if web && n.Hostname() == "" {
+		return nil, fmt.Errorf("%w: no host in %q", ErrNotCrawlable, redacted(u))
+	}
 
 	// Work on the escaped path. u.Path is decoded, so normalizing it would
 	// turn "%2F" into a real slash and change the URL.
@@ -90,7 +104,7 @@ func NormalizeURL(u *url.URL) *url.URL {
 	n.RawPath = p
 	n.Path = unescapePath(p)
 	n.RawQuery = normalizeEscapes(n.RawQuery)
-	return &n
+	return &n, nil
 }
 
 // Crawlable reports whether the crawler can fetch u: an absolute http or

@@ -1,6 +1,7 @@
 package urlnorm
 
 import (
+	"errors"
 	"net/url"
 	"strings"
 	"testing"
@@ -126,10 +127,36 @@ func TestErrorsCarryNoCredentials(t *testing.T) {
 	}
 }
 
+// TestNormalizeNeedsAHost: an http(s) URL that comes out without a host is
+// an error, never "http:///" (issue 9: "http://./" became "http:///").
+func TestNormalizeNeedsAHost(t *testing.T) {
+	for _, in := range []string{
+		"http://./",     // "." is the DNS root: it trims to nothing
+		"http://../x",   //
+		"HTTPS://.:443", //
+		"http://:80/",   // a port, no name
+		"http:///x",     // an empty authority
+		"http://u:p@/x", // userinfo, no name
+		"http:x",        // no authority at all
+		"https:/x",      //
+	} {
+		got, err := Normalize(in)
+		if !errors.Is(err, ErrNotCrawlable) {
+			t.Errorf("Normalize(%q) = %q, %v; want ErrNotCrawlable", in, got, err)
+		}
+	}
+	// Other schemes may have no host.
+	if got, err := Normalize("file:///etc/hosts"); err != nil || got != "file:///etc/hosts" {
+		t.Errorf("Normalize(file:///etc/hosts) = %q, %v", got, err)
+	}
+}
+
 func TestNormalizeURLLeavesInputAlone(t *testing.T) {
 	u, _ := url.Parse("HTTP://Example.COM:80/a/../b#f")
 	before := *u
-	NormalizeURL(u)
+	if _, err := NormalizeURL(u); err != nil {
+		t.Fatal(err)
+	}
 	if *u != before {
 		t.Errorf("NormalizeURL modified its argument: %+v, was %+v", *u, before)
 	}
@@ -139,7 +166,10 @@ func TestNormalizeURLKeepsPathFieldsConsistent(t *testing.T) {
 	// Path is the decoded form of RawPath; the crawler reads Path for
 	// display and String for requests, so they must agree.
 	u, _ := url.Parse("http://example.com/a%2Fb/%7Ec%20d")
-	n := NormalizeURL(u)
+	n, err := NormalizeURL(u)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if n.Path != "/a/b/~c d" || n.EscapedPath() != "/a%2Fb/~c%20d" {
 		t.Errorf("Path = %q, EscapedPath = %q", n.Path, n.EscapedPath())
 	}

@@ -9,8 +9,9 @@ import (
 
 // ErrNotCrawlable is returned by Resolve for a link the crawler cannot
 // follow: another scheme (mailto:, javascript:, ftp:, data:, tel:, ...) or
-// no host. Test for it with errors.Is; it is not a malformed-URL error, just
-// a link that is not for us.
+// no host, and by Normalize for an http or https URL without a host. Test
+// for it with errors.Is; it is not a malformed-URL error, just a link that
+// is not for us.
 var ErrNotCrawlable = errors.New("urlnorm: not an http or https URL")
 
 // Resolve resolves ref, a link as written in a page, against base, the
@@ -42,7 +43,7 @@ func Resolve(base *url.URL, ref string) (*url.URL, error) {
 	if !Crawlable(u) {
 		return nil, fmt.Errorf("%w: %q", ErrNotCrawlable, redacted(u))
 	}
-	return NormalizeURL(u), nil
+	return NormalizeURL(u)
 }
 
 // cleanRef removes what a browser ignores around and inside an href.

@@ -60,6 +60,18 @@ func TestResolveRefusesOtherSchemes(t *testing.T) {
 	}
 }
 
+// TestResolveNeedsAHost: a link that resolves to an http(s) URL without a
+// host is refused (issue 9: FuzzExtract found <a href=//.> → "http:").
+func TestResolveNeedsAHost(t *testing.T) {
+	base := mustParse(t, "http://example.com/dir/")
+	for _, ref := range []string{"//.", "//./x", "//../", "//:80/", "http://./", "https://:443", "//@/"} {
+		u, err := Resolve(base, ref)
+		if !errors.Is(err, ErrNotCrawlable) || u != nil {
+			t.Errorf("Resolve(%q) = %v, %v; want ErrNotCrawlable", ref, u, err)
+		}
+	}
+}
+
 func TestResolveMalformed(t *testing.T) {
 	base := mustParse(t, "http://example.com/")
 	u, err := Resolve(base, "http://[::1/")
