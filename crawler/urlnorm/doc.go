@@ -26,8 +26,18 @@
 // (public_suffix_list.dat, under its own Mozilla Public License 2.0), and
 // suffix.go says why it is not golang.org/x/net/publicsuffix.
 //
+// Host names get one spelling too: an http or https host is mapped with
+// IDNA (UTS #46, golang.org/x/net/idna, with the settings browsers use) to
+// its ASCII form, so "bücher.de", "BÜCHER.de" and "xn--bcher-kva.de" are one
+// host for the seen set, the scope (the Public Suffix List is looked up in
+// Punycode), the robots cache and the per-host limits. This used to be left
+// to whoever resolved the name; but the crawler keys all of those by host
+// before it resolves anything, and DNS knows only the ASCII form, so the
+// ASCII form is the name. A host IDNA refuses is an error ([ErrInvalidHost]),
+// and an http URL without a host is never returned ([ErrNotCrawlable]).
+//
 // What it deliberately does not do: sort query parameters, strip "utm_"
-// tracking parameters, drop "index.html", or convert Unicode host names to
-// Punycode. Each of those can change which resource a URL names on some
-// server, so they are policy, not normalization.
+// tracking parameters, or drop "index.html". Each of those can change which
+// resource a URL names on some server, so they are policy, not
+// normalization.
 package urlnorm

@@ -38,7 +38,12 @@ func Normalize(raw string) (string, error) {
 //
 //   - http and https URLs lose their userinfo ("http://u:p@host/" is
 //     "http://host/"; see below);
-//   - scheme and host are lower-cased (they are case-insensitive);
+//   - the scheme is lower-cased (it is case-insensitive);
+//   - an http or https host name is mapped by IDNA to its ASCII form, as
+//     browsers do: lower-cased, and Punycode for non-ASCII labels
+//     ("BÜCHER.de" and "bücher.de" are "xn--bcher-kva.de"); a name that
+//     IDNA refuses is an error wrapping [ErrInvalidHost] (see
+//     domainToASCII); other schemes' host names are only lower-cased;
 //   - the host loses a trailing dot ("example.com." is the same name);
 //   - IPv6 literals are written in their canonical form (RFC 5952);
 //   - the port is dropped when it is the scheme's default (80, 443), and
@@ -49,11 +54,6 @@ func Normalize(raw string) (string, error) {
 //   - dot segments are removed from the path (RFC 3986 §5.2.4);
 //   - an empty path becomes "/" when there is a host;
 //   - the fragment is dropped: it never reaches the server.
-//
-// A Unicode host name ("bücher.de") stays Unicode in the Host field, only
-// lower-cased; URL.String writes its UTF-8 bytes percent-escaped, which
-// RFC 3986 §3.2.2 allows. Converting it to Punycode (IDNA) is left to
-// whoever resolves the name.
 //
 // Userinfo. RFC 3986 §3.2.1 deprecates "user:password" in a URL, and
 // RFC 9110 §4.2.4 forbids userinfo in http and https URLs a sender
@@ -80,7 +80,11 @@ func NormalizeURL(u *url.URL) (*url.URL, error) {
 		// "mailto:x@y" and friends: nothing hierarchical to normalize.
 		return &n, nil
 	}
-	n.Host = normalizeHost(n.Scheme, n.Host)
+	host, err := normalizeHost(n.Scheme, n.Host)
+	if err != nil {
+		return nil, err
+	}
+	n.Host = host
 	if web && n.Hostname() == "" {
 		return nil, fmt.Errorf("%w: no host in %q", ErrNotCrawlable, redacted(u))
 	}

@@ -28,9 +28,18 @@ func TestNormalize(t *testing.T) {
 		{"IPv6 literal keeps brackets and port", "http://[::1]:8080/", "http://[::1]:8080/"},
 		{"IPv6 literal is made canonical", "http://[2001:DB8:0:0:0:0:0:1]:80/", "http://[2001:db8::1]/"},
 		{"IPv4 literal is left alone", "http://127.0.0.1:8080/x", "http://127.0.0.1:8080/x"},
-		{"IDN host is lower-cased, not converted to Punycode",
-			"http://BÜCHER.de/", "http://b%C3%BCcher.de/"},
+
+		// Host names are mapped by IDNA (UTS #46), as browsers map them.
+		{"IDN host becomes Punycode", "http://bücher.de/", "http://xn--bcher-kva.de/"},
+		{"IDN host is case-folded first", "http://BÜCHER.de/", "http://xn--bcher-kva.de/"},
+		{"escaped UTF-8 host", "http://b%C3%BCcher.de/", "http://xn--bcher-kva.de/"},
 		{"Punycode host stays Punycode", "http://XN--BCHER-KVA.de/", "http://xn--bcher-kva.de/"},
+		{"full-width letters are mapped", "http://ｅｘａｍｐｌｅ.com/", "http://example.com/"},
+		{"ideographic full stop is a dot", "http://example。com。/", "http://example.com/"},
+		{"nontransitional: ß is kept", "http://faß.de/", "http://xn--fa-hia.de/"},
+		{"hyphens anywhere, as browsers allow", "http://r3---sn-abc.example.com/", "http://r3---sn-abc.example.com/"},
+		{"underscore, as browsers allow", "http://my_host.example.com/", "http://my_host.example.com/"},
+		{"other schemes' hosts are only lower-cased", "foo://BÜCHER/", "foo://b%C3%BCcher/"},
 
 		// Userinfo: credentials are no part of an http(s) resource.
 		{"user and password are dropped", "http://u:p@Example.com/x", "http://example.com/x"},
@@ -123,6 +132,50 @@ func TestErrorsCarryNoCredentials(t *testing.T) {
 			t.Errorf("case %d: no error", i)
 		} else if strings.Contains(err.Error(), "secret") {
 			t.Errorf("case %d: the error shows the password: %v", i, err)
+		}
+	}
+}
+
+// TestNormalizeInvalidHosts: a host name IDNA refuses, or one with a
+// character no host may hold, makes the URL an error a caller can tell
+// from other errors.
+func TestNormalizeInvalidHosts(t *testing.T) {
+	for _, in := range []string{
+		"http://xn--zz.com/",       // not valid Punycode
+		"http://xn--abc-.com/",     // Punycode for plain "abc": another DNS name
+		"http://xn--.example/",     // Punycode for nothing
+		"http://1a.xn--mgbh0fb/",   // the Bidi rule: a right-to-left name, a label starting with a digit
+		"http://a\u200db.com/",     // a zero-width joiner out of context (CheckJoiners)
+		"http://\ufffd.com/",       // a disallowed code point
+		"http://a<b.com/",          // forbidden characters that net/url lets through
+		"http://a%25b.com/",        //
+		"https://a::80/",           // a colon in a name
+		"http://www.xn--zz.co.uk/", //
+	} {
+		got, err := Normalize(in)
+		if !errors.Is(err, ErrInvalidHost) {
+			t.Errorf("Normalize(%q) = %q, %v; want ErrInvalidHost", in, got, err)
+		}
+	}
+}
+
+// TestDomainToASCIIFastPath checks the shortcut for plain ASCII names
+// against x/net/idna itself, for every ASCII character in every position
+// of a label: lower-casing must be all that UTS #46 would have done.
+func TestDomainToASCIIFastPath(t *testing.T) {
+	for c := 0; c < 0x80; c++ {
+		for _, name := range []string{string(rune(c)) + "a.Example", "a" + string(rune(c)) + "B.example", "aB" + string(rune(c)) + ".example"} {
+			if !plainASCII(name) {
+				continue
+			}
+			got, err := domainToASCII(name)
+			want, werr := hostProfile.ToASCII(name)
+			if werr == nil && strings.IndexFunc(want, forbiddenInHost) >= 0 {
+				werr = errors.New("forbidden")
+			}
+			if (err == nil) != (werr == nil) || (err == nil && got != want) {
+				t.Errorf("domainToASCII(%q) = %q, %v; x/net/idna: %q, %v", name, got, err, want, werr)
+			}
 		}
 	}
 }

@@ -23,6 +23,7 @@ func TestResolve(t *testing.T) {
 		{"tabs and newlines inside are removed", "/a\n/b\t.html", "http://example.com/a/b.html"},
 		{"inner spaces are escaped, not removed", "a b.html", "http://example.com/dir/a%20b.html"},
 		{"upper-case scheme is accepted", "HTTP://example.com/", "http://example.com/"},
+		{"IDN host becomes Punycode", "//BÜCHER.de/a", "http://xn--bcher-kva.de/a"},
 		{"credentials are dropped", "http://u:p@example.com/x", "http://example.com/x"},
 		{"scheme-relative credentials are dropped", "//@example.com/x", "http://example.com/x"},
 	}
@@ -68,6 +69,16 @@ func TestResolveNeedsAHost(t *testing.T) {
 		u, err := Resolve(base, ref)
 		if !errors.Is(err, ErrNotCrawlable) || u != nil {
 			t.Errorf("Resolve(%q) = %v, %v; want ErrNotCrawlable", ref, u, err)
+		}
+	}
+}
+
+func TestResolveInvalidHost(t *testing.T) {
+	base := mustParse(t, "http://example.com/")
+	for _, ref := range []string{"http://xn--zz.example.com/", "//a<b/"} {
+		u, err := Resolve(base, ref)
+		if !errors.Is(err, ErrInvalidHost) || u != nil {
+			t.Errorf("Resolve(%q) = %v, %v; want ErrInvalidHost", ref, u, err)
 		}
 	}
 }
