@@ -54,6 +54,10 @@ func TestExtract(t *testing.T) {
 			`<a href="#top">top</a>`,
 			[]string{page}},
 
+		{"backslashes are slashes, as in a browser",
+			`<a href="\foo\bar">x</a><a href="\\other.org\x?q=\">y</a>`,
+			[]string{"http://example.com/foo/bar", "http://other.org/x?q=%5C"}},
+
 		// Links we cannot follow.
 		{"other schemes are dropped",
 			`<a href="mailto:me@example.com">m</a><a href="javascript:go()">j</a>

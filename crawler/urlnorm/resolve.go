@@ -19,12 +19,19 @@ var ErrNotCrawlable = errors.New("urlnorm: not an http or https URL")
 // result.
 //
 // It returns an error wrapping ErrNotCrawlable for links with another
-// scheme, and the url.Parse error for malformed ones; it never returns a nil
-// URL without an error.
+// scheme or without a host, one wrapping ErrInvalidHost for a host IDNA
+// refuses, and the url.Parse error for malformed ones; it never returns a
+// nil URL without an error.
 //
-// As browsers do (WHATWG URL Standard, "basic URL parser"), it first trims
-// leading and trailing spaces and control characters and removes tabs and
-// newlines anywhere: href=" /a\n/b " is "/a/b".
+// An href is read as a browser reads it (WHATWG URL Standard, "basic URL
+// parser"), not as RFC 3986 would, because pages are written and tested
+// against browsers:
+//
+//   - leading and trailing spaces and control characters are trimmed, and
+//     tabs and newlines removed anywhere: href=" /a\n/b " is "/a/b";
+//   - a backslash before the query is a slash, as in every http(s) URL a
+//     browser parses: href="\a\b" is "/a/b", href="\\host\x" is
+//     "//host/x". In the query it is data, sent as "%5C".
 func Resolve(base *url.URL, ref string) (*url.URL, error) {
 	if base == nil || !base.IsAbs() {
 		return nil, errors.New("urlnorm: Resolve needs an absolute base URL")
@@ -35,6 +42,9 @@ func Resolve(base *url.URL, ref string) (*url.URL, error) {
 	if scheme := schemeOf(ref); scheme != "" && scheme != "http" && scheme != "https" {
 		return nil, fmt.Errorf("%w: scheme %q", ErrNotCrawlable, scheme)
 	}
+	// What is left is http(s), or relative to base: a "special" URL in the
+	// URL Standard's terms, where "\" is "/".
+	ref = backslashesAsSlashes(ref)
 	r, err := parse(ref)
 	if err != nil {
 		return nil, err
@@ -53,6 +63,19 @@ func cleanRef(ref string) string {
 		ref = strings.NewReplacer("\t", "", "\n", "", "\r", "").Replace(ref)
 	}
 	return ref
+}
+
+// backslashesAsSlashes turns every "\" before the query or fragment into
+// "/". The query keeps its backslashes: a browser sends them escaped.
+func backslashesAsSlashes(ref string) string {
+	end := strings.IndexAny(ref, "?#")
+	if end < 0 {
+		end = len(ref)
+	}
+	if !strings.Contains(ref[:end], `\`) {
+		return ref
+	}
+	return strings.ReplaceAll(ref[:end], `\`, "/") + ref[end:]
 }
 
 // schemeOf returns the lower-cased scheme of ref, or "" if ref has none

@@ -23,6 +23,16 @@ func TestResolve(t *testing.T) {
 		{"tabs and newlines inside are removed", "/a\n/b\t.html", "http://example.com/a/b.html"},
 		{"inner spaces are escaped, not removed", "a b.html", "http://example.com/dir/a%20b.html"},
 		{"upper-case scheme is accepted", "HTTP://example.com/", "http://example.com/"},
+
+		// Backslashes, as browsers read them in http(s) URLs.
+		{"backslashes in a path", `\foo\bar`, "http://example.com/foo/bar"},
+		{"backslashes make a scheme-relative link", `\\Other.org\x`, "http://other.org/x"},
+		{"backslashes after the scheme", `https:\\other.org\x`, "https://other.org/x"},
+		{"mixed slashes", `/\other.org/x`, "http://other.org/x"},
+		{"a relative path with backslashes", `a\b`, "http://example.com/dir/a/b"},
+		{"backslash dot segments", `..\up\.\x`, "http://example.com/up/x"},
+		{"a backslash in the query is data", `/a\b?q=\x`, "http://example.com/a/b?q=%5Cx"},
+		{"a backslash in the fragment changes nothing", `/a#\x`, "http://example.com/a"},
 		{"IDN host becomes Punycode", "//BÜCHER.de/a", "http://xn--bcher-kva.de/a"},
 		{"credentials are dropped", "http://u:p@example.com/x", "http://example.com/x"},
 		{"scheme-relative credentials are dropped", "//@example.com/x", "http://example.com/x"},
