@@ -31,7 +31,10 @@ var ErrNotCrawlable = errors.New("urlnorm: not an http or https URL")
 //     tabs and newlines removed anywhere: href=" /a\n/b " is "/a/b";
 //   - a backslash before the query is a slash, as in every http(s) URL a
 //     browser parses: href="\a\b" is "/a/b", href="\\host\x" is
-//     "//host/x". In the query it is data, sent as "%5C".
+//     "//host/x". In the query it is data, sent as "%5C";
+//   - a "%" that starts no escape is a percent sign, sent as "%25":
+//     href="/100%" is "/100%25" (url.Parse would refuse the link); valid
+//     escapes stay as they are.
 func Resolve(base *url.URL, ref string) (*url.URL, error) {
 	if base == nil || !base.IsAbs() {
 		return nil, errors.New("urlnorm: Resolve needs an absolute base URL")
@@ -44,7 +47,7 @@ func Resolve(base *url.URL, ref string) (*url.URL, error) {
 	}
 	// What is left is http(s), or relative to base: a "special" URL in the
 	// URL Standard's terms, where "\" is "/".
-	ref = backslashesAsSlashes(ref)
+	ref = escapeStrayPercents(backslashesAsSlashes(ref))
 	r, err := parse(ref)
 	if err != nil {
 		return nil, err
@@ -76,6 +79,36 @@ func backslashesAsSlashes(ref string) string {
 		return ref
 	}
 	return strings.ReplaceAll(ref[:end], `\`, "/") + ref[end:]
+}
+
+// escapeStrayPercents writes every "%" not followed by two hex digits as
+// "%25", in every part of ref: a browser keeps such a "%" as data and
+// sends it escaped, where url.Parse fails on the path, the userinfo and
+// the fragment. (In a host, "%" is refused later, as browsers refuse it.)
+func escapeStrayPercents(ref string) string {
+	var b strings.Builder
+	done := 0 // ref[:done] is in b
+	for i := strings.IndexByte(ref, '%'); i >= 0; i = nextPercent(ref, i) {
+		if i+2 < len(ref) && isHex(ref[i+1]) && isHex(ref[i+2]) {
+			continue
+		}
+		b.WriteString(ref[done : i+1])
+		b.WriteString("25")
+		done = i + 1
+	}
+	if done == 0 {
+		return ref // the common case: nothing to escape, nothing allocated
+	}
+	b.WriteString(ref[done:])
+	return b.String()
+}
+
+// nextPercent returns the index of the first "%" in s after index i, or -1.
+func nextPercent(s string, i int) int {
+	if j := strings.IndexByte(s[i+1:], '%'); j >= 0 {
+		return i + 1 + j
+	}
+	return -1
 }
 
 // schemeOf returns the lower-cased scheme of ref, or "" if ref has none

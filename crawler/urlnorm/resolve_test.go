@@ -33,6 +33,18 @@ func TestResolve(t *testing.T) {
 		{"backslash dot segments", `..\up\.\x`, "http://example.com/up/x"},
 		{"a backslash in the query is data", `/a\b?q=\x`, "http://example.com/a/b?q=%5Cx"},
 		{"a backslash in the fragment changes nothing", `/a#\x`, "http://example.com/a"},
+
+		// A "%" that starts no escape is data, as in a browser.
+		{"stray percent at the end", "/100%", "http://example.com/100%25"},
+		{"stray percent before non-hex", "/a%zz", "http://example.com/a%25zz"},
+		{"stray percent before one hex digit", "/a%2", "http://example.com/a%252"},
+		{"stray percent before hex and non-hex", "/a%2z", "http://example.com/a%252z"},
+		{"a lone percent", "%", "http://example.com/dir/%25"},
+		{"valid escapes stay", "/%41%2f%C3%BC?q=%3d", "http://example.com/A%2F%C3%BC?q=%3D"},
+		{"stray and valid together", "/%%41%", "http://example.com/%25A%25"},
+		{"stray percent in the query", "/a?q=100%&r=%zz", "http://example.com/a?q=100%25&r=%25zz"},
+		{"stray percent in the fragment", "/a#50%", "http://example.com/a"},
+		{"stray percent in the userinfo", "//u%zz@other.org/", "http://other.org/"},
 		{"IDN host becomes Punycode", "//BÜCHER.de/a", "http://xn--bcher-kva.de/a"},
 		{"credentials are dropped", "http://u:p@example.com/x", "http://example.com/x"},
 		{"scheme-relative credentials are dropped", "//@example.com/x", "http://example.com/x"},
@@ -85,7 +97,7 @@ func TestResolveNeedsAHost(t *testing.T) {
 
 func TestResolveInvalidHost(t *testing.T) {
 	base := mustParse(t, "http://example.com/")
-	for _, ref := range []string{"http://xn--zz.example.com/", "//a<b/"} {
+	for _, ref := range []string{"http://xn--zz.example.com/", "//a<b/", "//a%zz.com/"} {
 		u, err := Resolve(base, ref)
 		if !errors.Is(err, ErrInvalidHost) || u != nil {
 			t.Errorf("Resolve(%q) = %v, %v; want ErrInvalidHost", ref, u, err)
