@@ -5,7 +5,9 @@
 // values, with no I/O. The crawler calls it at three moments:
 //
 //   - when a link is found: [Resolve] turns an href into an absolute,
-//     normalized URL, or refuses it (mailto:, javascript:, ...);
+//     normalized URL, or refuses it (mailto:, javascript:, ...), reading
+//     it as a browser does; [ResolveIn] also encodes its query in the
+//     charset of its page, as a browser does;
 //   - before a URL is queued: [Scope.Allowed] says whether it belongs to the
 //     site being crawled (the --strict and --lenient modes of the original);
 //   - when it is queued: [Seen.Add] says whether it is new.

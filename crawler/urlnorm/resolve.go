@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"golang.org/x/text/encoding"
 )
 
 // ErrNotCrawlable is returned by Resolve for a link the crawler cannot
@@ -36,6 +38,24 @@ var ErrNotCrawlable = errors.New("urlnorm: not an http or https URL")
 //     href="/100%" is "/100%25" (url.Parse would refuse the link); valid
 //     escapes stay as they are.
 func Resolve(base *url.URL, ref string) (*url.URL, error) {
+	return ResolveIn(base, ref, nil)
+}
+
+// ResolveIn is [Resolve] for a link found in a page whose encoding is
+// enc: the query's non-ASCII characters are sent in enc, as browsers send
+// them, where Resolve sends UTF-8. On a windows-1252 page, href="?q=é" is
+// "?q=%E9"; a character enc cannot represent is sent as the percent-encoded
+// HTML reference "%26%23NNN%3B", as browsers do. The path is UTF-8 always.
+//
+// enc is the URL Standard's "output encoding" of the page: nil means
+// UTF-8, and is also what UTF-16 and "replacement" pages must pass, as
+// their links are sent in UTF-8. Its encoder must report the characters
+// it cannot represent as errors, as the encodings of
+// golang.org/x/text/encoding/htmlindex do; those of
+// golang.org/x/net/html/charset.Lookup write "&#233;" instead, unescaped,
+// which would split the query at the "&". crawler/links.ExtractCharset
+// takes care of both from a charset label.
+func ResolveIn(base *url.URL, ref string, enc encoding.Encoding) (*url.URL, error) {
 	if base == nil || !base.IsAbs() {
 		return nil, errors.New("urlnorm: Resolve needs an absolute base URL")
 	}
@@ -47,7 +67,7 @@ func Resolve(base *url.URL, ref string) (*url.URL, error) {
 	}
 	// What is left is http(s), or relative to base: a "special" URL in the
 	// URL Standard's terms, where "\" is "/".
-	ref = escapeStrayPercents(backslashesAsSlashes(ref))
+	ref = escapeStrayPercents(encodeQuery(backslashesAsSlashes(ref), enc))
 	r, err := parse(ref)
 	if err != nil {
 		return nil, err
