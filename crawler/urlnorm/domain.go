@@ -49,6 +49,11 @@ func domainToASCII(name string) (string, error) {
 		// lower-casing it, and validates nothing without "xn--" labels.
 		name = strings.ToLower(name)
 	} else {
+		if !utf8.ValidString(name) {
+			// The URL Standard decodes a host as UTF-8, making a bad byte
+			// U+FFFD, which IDNA refuses. x/net/idna would encode it.
+			return "", fmt.Errorf("%w %q: not UTF-8", ErrInvalidHost, name)
+		}
 		if fakePunycode(name) {
 			return "", fmt.Errorf("%w %q: a Punycode label that is plain ASCII", ErrInvalidHost, name)
 		}

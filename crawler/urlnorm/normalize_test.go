@@ -147,6 +147,8 @@ func TestNormalizeInvalidHosts(t *testing.T) {
 		"http://1a.xn--mgbh0fb/",   // the Bidi rule: a right-to-left name, a label starting with a digit
 		"http://a\u200db.com/",     // a zero-width joiner out of context (CheckJoiners)
 		"http://\ufffd.com/",       // a disallowed code point
+		"http://\xbc.com/",         // not UTF-8 (found by FuzzNormalize)
+		"http://%BC.com/",          // the same, escaped
 		"http://a<b.com/",          // forbidden characters that net/url lets through
 		"http://a%25b.com/",        //
 		"https://a::80/",           // a colon in a name
