@@ -17,6 +17,8 @@ func FuzzExtract(f *testing.F) {
 		`<area href="HTTP://EXAMPLE.COM:80/%7e?%3a#f"><iframe src="//other.org">`,
 		"<a href=\"\x00\xff%zz\">",
 		"<a href=//.>", // issue 9: resolved to "http:"
+		`<a href="\\u:p@BÜCHER.de\x%zz?q=\&amp;r=%">`,
+		`<a href=//xn--zz.example/><a href="//a%25b/">`,
 	} {
 		f.Add([]byte(s))
 	}

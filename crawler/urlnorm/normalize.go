@@ -27,12 +27,6 @@ func Normalize(raw string) (string, error) {
 
 // NormalizeURL returns a normalized copy of u; u itself is not modified.
 //
-// An http or https URL must come out with a host: one without ("http:x",
-// "http:///x", "http://:80/", or "http://./", whose host "." is the root of
-// DNS and normalizes to nothing) is an error wrapping [ErrNotCrawlable].
-// A hostless "http:///" would otherwise reach the seen set and the
-// request line. Other schemes may have no host ("file:///etc").
-//
 // Every step keeps the URL pointing at the same resource (RFC 3986 §6.2.2,
 // and §6.2.3 for http and https):
 //
@@ -42,8 +36,9 @@ func Normalize(raw string) (string, error) {
 //   - an http or https host name is mapped by IDNA to its ASCII form, as
 //     browsers do: lower-cased, and Punycode for non-ASCII labels
 //     ("BÜCHER.de" and "bücher.de" are "xn--bcher-kva.de"); a name that
-//     IDNA refuses is an error wrapping [ErrInvalidHost] (see
-//     domainToASCII); other schemes' host names are only lower-cased;
+//     IDNA refuses, or that holds a character no host may hold, is an
+//     error wrapping [ErrInvalidHost]; other schemes' host names are only
+//     lower-cased;
 //   - the host loses a trailing dot ("example.com." is the same name);
 //   - IPv6 literals are written in their canonical form (RFC 5952);
 //   - the port is dropped when it is the scheme's default (80, 443), and
@@ -54,6 +49,12 @@ func Normalize(raw string) (string, error) {
 //   - dot segments are removed from the path (RFC 3986 §5.2.4);
 //   - an empty path becomes "/" when there is a host;
 //   - the fragment is dropped: it never reaches the server.
+//
+// An http or https URL must come out with a host: one without ("http:x",
+// "http:///x", "http://:80/", or "http://./", whose host "." is the root of
+// DNS and normalizes to nothing) is an error wrapping [ErrNotCrawlable].
+// A hostless "http:///" would otherwise reach the seen set and the
+// request line. Other schemes may have no host ("file:///etc").
 //
 // Userinfo. RFC 3986 §3.2.1 deprecates "user:password" in a URL, and
 // RFC 9110 §4.2.4 forbids userinfo in http and https URLs a sender

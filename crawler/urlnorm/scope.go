@@ -21,6 +21,10 @@ import (
 // IP addresses and single-label names such as "localhost" have no
 // registrable domain; in both modes they match only themselves.
 //
+// Host names are compared as NormalizeURL writes them, in their IDNA
+// ASCII form: a root "bücher.de" admits "xn--bcher-kva.de", and a host that
+// IDNA refuses is in no scope.
+//
 // Ports. The scheme's default port (80 for http, 443 for https) counts as
 // "no port", so a site may move between http and https (which it usually
 // does with a redirect) and stay in scope. Any other port is a different
