@@ -3,7 +3,9 @@
 // crawler/links sits under the crawler: pure parsing, no I/O. The crawler
 // fetches a page, checks its Content-Type with [IsHTML], decodes the body to
 // UTF-8, and hands it to [Extract], which returns the absolute, normalized
-// URLs the page links to.
+// URLs the page links to; or, when the page was in another charset, to
+// [ExtractCharset] with that charset's name, because browsers send a
+// link's query in the charset of its page.
 //
 // The original 500-lines crawler found links with a regular expression. That
 // misses what HTML means: it does not decode "&amp;" in an href, ignores

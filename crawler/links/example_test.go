@@ -35,3 +35,16 @@ func ExampleIsHTML() {
 	fmt.Println(links.IsHTML("text/HTML; charset=utf-8"), links.IsHTML("application/xhtml+xml"), links.IsHTML("image/png"))
 	// Output: true true false
 }
+
+func ExampleExtractCharset() {
+	// The crawler decoded this windows-1252 page to UTF-8 before calling;
+	// the links' queries go back out in windows-1252, as a browser sends them.
+	page, _ := url.Parse("http://example.com/")
+	body := []byte(`<a href="/café?q=café">menu</a>`)
+	found, err := links.ExtractCharset(body, page, "windows-1252")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(found[0])
+	// Output: http://example.com/caf%C3%A9?q=caf%E9
+}

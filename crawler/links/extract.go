@@ -7,6 +7,7 @@ import (
 	"net/url"
 
 	"golang.org/x/net/html"
+	"golang.org/x/text/encoding"
 
 	"loopkit/crawler/urlnorm"
 )
@@ -18,7 +19,8 @@ import (
 // body must already be decoded to UTF-8: the crawler knows the charset
 // from the Content-Type header or a <meta> tag and decodes before calling
 // (golang.org/x/net/html/charset does that). Invalid UTF-8 does no harm; its
-// bytes end up percent-escaped.
+// bytes end up percent-escaped. Extract treats the page as UTF-8 through
+// and through; for a page sent in another charset, use [ExtractCharset].
 //
 // pageURL is the URL the page was fetched from, after redirects. If the
 // page has a <base href>, the first one is resolved against pageURL and
@@ -44,6 +46,21 @@ import (
 // href strings of the page, so its extra memory is at most proportional to
 // the body; the crawler's limit on body size bounds it.
 func Extract(body []byte, pageURL *url.URL) ([]*url.URL, error) {
+	return extract(body, pageURL, nil)
+}
+
+// ExtractCharset is [Extract] for a page that was sent in the charset
+// charsetLabel ("windows-1252", "Shift_JIS", "iso-8859-1"...: any label of
+// the WHATWG Encoding Standard) and that the caller has decoded from it to
+// UTF-8. The only difference is in the links' queries, which a browser
+// sends in the page's charset: href="?q=é" on a windows-1252 page asks
+// for "?q=%E9", not "?q=%C3%A9" (see [urlnorm.ResolveIn]). An empty or
+// unknown label means UTF-8, as it does for the decoding.
+func ExtractCharset(body []byte, pageURL *url.URL, charsetLabel string) ([]*url.URL, error) {
+	return extract(body, pageURL, queryEncoding(charsetLabel))
+}
+
+func extract(body []byte, pageURL *url.URL, enc encoding.Encoding) ([]*url.URL, error) {
 	if pageURL == nil || !pageURL.IsAbs() {
 		return nil, errors.New("links: Extract needs the absolute URL of the page")
 	}
@@ -53,14 +70,14 @@ func Extract(body []byte, pageURL *url.URL) ([]*url.URL, error) {
 	}
 	base := pageURL
 	if baseHref != nil {
-		if b, err := urlnorm.Resolve(pageURL, *baseHref); err == nil {
+		if b, err := urlnorm.ResolveIn(pageURL, *baseHref, enc); err == nil {
 			base = b
 		}
 	}
 	out := make([]*url.URL, 0, len(refs))
 	seen := make(map[string]struct{}, len(refs))
 	for _, ref := range refs {
-		u, err := urlnorm.Resolve(base, ref)
+		u, err := urlnorm.ResolveIn(base, ref, enc)
 		if err != nil {
 			continue // not for us: another scheme, or malformed
 		}

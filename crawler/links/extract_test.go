@@ -54,6 +54,14 @@ func TestExtract(t *testing.T) {
 			`<a href="#top">top</a>`,
 			[]string{page}},
 
+		{"backslashes are slashes, as in a browser",
+			`<a href="\foo\bar">x</a><a href="\\other.org\x?q=\">y</a>`,
+			[]string{"http://example.com/foo/bar", "http://other.org/x?q=%5C"}},
+
+		{"a stray percent is data, as in a browser",
+			`<a href="/100%">x</a><a href="/a%zz?q=5%">y</a>`,
+			[]string{"http://example.com/100%25", "http://example.com/a%25zz?q=5%25"}},
+
 		// Links we cannot follow.
 		{"other schemes are dropped",
 			`<a href="mailto:me@example.com">m</a><a href="javascript:go()">j</a>

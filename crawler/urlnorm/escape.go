@@ -32,6 +32,11 @@ func unhex(c byte) (byte, bool) {
 	return 0, false
 }
 
+func isHex(c byte) bool {
+	_, ok := unhex(c)
+	return ok
+}
+
 const upperHex = "0123456789ABCDEF"
 
 // normalizeEscapes gives every character of a path or query exactly one

@@ -31,31 +31,42 @@ func splitHost(hostport string) (name, port string, bracketed bool) {
 	return hostport, "", false
 }
 
-// canonicalName lower-cases a host name, drops its trailing dot and writes
-// an IPv6 literal (found between brackets) in its RFC 5952 form.
-func canonicalName(name string, bracketed bool) string {
-	if bracketed {
+// canonicalName returns the one spelling of a host name: an IPv6 literal
+// (found between brackets) in its RFC 5952 form; for http and https, a
+// domain name in the ASCII form IDNA gives it (see domainToASCII); for
+// other schemes, the name lower-cased. A trailing dot goes:
+// "example.com." is the fully qualified spelling of "example.com", and more
+// than one trailing dot is not a valid name, so gets the same cure.
+func canonicalName(name string, bracketed, web bool) (string, error) {
+	switch {
+	case bracketed:
 		if a, err := netip.ParseAddr(name); err == nil {
-			return a.String() // lower-case hex, longest zero run as "::"
+			return a.String(), nil // lower-case hex, longest zero run as "::"
 		}
-		return strings.ToLower(name) // an IPvFuture literal: leave it be
+		return strings.ToLower(name), nil // an IPvFuture literal: leave it be
+	case web:
+		ascii, err := domainToASCII(name)
+		return strings.TrimRight(ascii, "."), err
 	}
-	// strings.ToLower also folds non-ASCII letters, so "BÜCHER.de" and
-	// "bücher.de" become one name, as IDNA mapping would make them.
-	// "example.com." is the fully qualified spelling of "example.com";
-	// more than one trailing dot is not a valid name, and gets the same cure.
-	return strings.TrimRight(strings.ToLower(name), ".")
+	return strings.TrimRight(strings.ToLower(name), "."), nil
 }
 
-// normalizeHost rewrites a Host field as NormalizeURL describes.
-func normalizeHost(scheme, hostport string) string {
+// normalizeHost rewrites a Host field as NormalizeURL describes. Only an
+// http or https host can be refused (the error wraps ErrInvalidHost): the
+// crawler looks those up in DNS, and knows what a valid one is.
+func normalizeHost(scheme, hostport string) (string, error) {
+	web := scheme == "http" || scheme == "https"
 	name, port, bracketed := splitHost(hostport)
-	if !bracketed && strings.Contains(name, ":") {
+	if !bracketed && !web && strings.Contains(name, ":") {
 		// "a::b" without brackets: net/url lets it through, but it is no
 		// host we could connect to. Leave it as it is, lower-cased.
-		return strings.ToLower(hostport)
+		// (For http, domainToASCII refuses the colon.)
+		return strings.ToLower(hostport), nil
 	}
-	name = canonicalName(name, bracketed)
+	name, err := canonicalName(name, bracketed, web)
+	if err != nil {
+		return "", err
+	}
 	if strings.HasPrefix(port, "0") {
 		if n, err := strconv.Atoi(port); err == nil && n <= 65535 {
 			port = strconv.Itoa(n) // "0080" is port 80
@@ -68,7 +79,7 @@ func normalizeHost(scheme, hostport string) string {
 		name = "[" + name + "]"
 	}
 	if port != "" {
-		return name + ":" + port
+		return name + ":" + port, nil
 	}
-	return name
+	return name, nil
 }

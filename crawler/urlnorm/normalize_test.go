@@ -1,7 +1,9 @@
 package urlnorm
 
 import (
+	"errors"
 	"net/url"
+	"strings"
 	"testing"
 )
 
@@ -26,10 +28,24 @@ func TestNormalize(t *testing.T) {
 		{"IPv6 literal keeps brackets and port", "http://[::1]:8080/", "http://[::1]:8080/"},
 		{"IPv6 literal is made canonical", "http://[2001:DB8:0:0:0:0:0:1]:80/", "http://[2001:db8::1]/"},
 		{"IPv4 literal is left alone", "http://127.0.0.1:8080/x", "http://127.0.0.1:8080/x"},
-		{"IDN host is lower-cased, not converted to Punycode",
-			"http://BÜCHER.de/", "http://b%C3%BCcher.de/"},
+
+		// Host names are mapped by IDNA (UTS #46), as browsers map them.
+		{"IDN host becomes Punycode", "http://bücher.de/", "http://xn--bcher-kva.de/"},
+		{"IDN host is case-folded first", "http://BÜCHER.de/", "http://xn--bcher-kva.de/"},
+		{"escaped UTF-8 host", "http://b%C3%BCcher.de/", "http://xn--bcher-kva.de/"},
 		{"Punycode host stays Punycode", "http://XN--BCHER-KVA.de/", "http://xn--bcher-kva.de/"},
-		{"user info is kept", "http://User@Example.com/", "http://User@example.com/"},
+		{"full-width letters are mapped", "http://ｅｘａｍｐｌｅ.com/", "http://example.com/"},
+		{"ideographic full stop is a dot", "http://example。com。/", "http://example.com/"},
+		{"nontransitional: ß is kept", "http://faß.de/", "http://xn--fa-hia.de/"},
+		{"hyphens anywhere, as browsers allow", "http://r3---sn-abc.example.com/", "http://r3---sn-abc.example.com/"},
+		{"underscore, as browsers allow", "http://my_host.example.com/", "http://my_host.example.com/"},
+		{"other schemes' hosts are only lower-cased", "foo://BÜCHER/", "foo://b%C3%BCcher/"},
+
+		// Userinfo: credentials are no part of an http(s) resource.
+		{"user and password are dropped", "http://u:p@Example.com/x", "http://example.com/x"},
+		{"an empty userinfo is dropped", "http://@example.com/x", "http://example.com/x"},
+		{"a user name alone is dropped", "https://u@example.com:443/x", "https://example.com/x"},
+		{"other schemes keep their userinfo", "ftp://alice@Example.com/", "ftp://alice@example.com/"},
 
 		// Path.
 		{"empty path becomes /", "http://example.com", "http://example.com/"},
@@ -92,10 +108,110 @@ func TestNormalizeErrors(t *testing.T) {
 	}
 }
 
+// TestErrorsCarryNoCredentials: error messages end up in logs and reports,
+// so a URL that fails must not take its password there either.
+func TestErrorsCarryNoCredentials(t *testing.T) {
+	base := mustParse(t, "http://example.com/")
+	var errs []error
+	for _, in := range []string{
+		"http://u:secret@example.com:port/", // url.Parse fails
+		"//u:secret@example.com/",           // relative
+	} {
+		_, err := Normalize(in)
+		errs = append(errs, err)
+	}
+	for _, ref := range []string{
+		"http://u:secret@example.com:port/",
+		"http://u:secret@:80/", // parses, but has no host
+	} {
+		_, err := Resolve(base, ref)
+		errs = append(errs, err)
+	}
+	for i, err := range errs {
+		if err == nil {
+			t.Errorf("case %d: no error", i)
+		} else if strings.Contains(err.Error(), "secret") {
+			t.Errorf("case %d: the error shows the password: %v", i, err)
+		}
+	}
+}
+
+// TestNormalizeInvalidHosts: a host name IDNA refuses, or one with a
+// character no host may hold, makes the URL an error a caller can tell
+// from other errors.
+func TestNormalizeInvalidHosts(t *testing.T) {
+	for _, in := range []string{
+		"http://xn--zz.com/",       // not valid Punycode
+		"http://xn--abc-.com/",     // Punycode for plain "abc": another DNS name
+		"http://xn--.example/",     // Punycode for nothing
+		"http://1a.xn--mgbh0fb/",   // the Bidi rule: a right-to-left name, a label starting with a digit
+		"http://a\u200db.com/",     // a zero-width joiner out of context (CheckJoiners)
+		"http://\ufffd.com/",       // a disallowed code point
+		"http://\xbc.com/",         // not UTF-8 (found by FuzzNormalize)
+		"http://%BC.com/",          // the same, escaped
+		"http://a<b.com/",          // forbidden characters that net/url lets through
+		"http://a%25b.com/",        //
+		"https://a::80/",           // a colon in a name
+		"http://www.xn--zz.co.uk/", //
+	} {
+		got, err := Normalize(in)
+		if !errors.Is(err, ErrInvalidHost) {
+			t.Errorf("Normalize(%q) = %q, %v; want ErrInvalidHost", in, got, err)
+		}
+	}
+}
+
+// TestDomainToASCIIFastPath checks the shortcut for plain ASCII names
+// against x/net/idna itself, for every ASCII character in every position
+// of a label: lower-casing must be all that UTS #46 would have done.
+func TestDomainToASCIIFastPath(t *testing.T) {
+	for c := 0; c < 0x80; c++ {
+		for _, name := range []string{string(rune(c)) + "a.Example", "a" + string(rune(c)) + "B.example", "aB" + string(rune(c)) + ".example"} {
+			if !plainASCII(name) {
+				continue
+			}
+			got, err := domainToASCII(name)
+			want, werr := hostProfile.ToASCII(name)
+			if werr == nil && strings.IndexFunc(want, forbiddenInHost) >= 0 {
+				werr = errors.New("forbidden")
+			}
+			if (err == nil) != (werr == nil) || (err == nil && got != want) {
+				t.Errorf("domainToASCII(%q) = %q, %v; x/net/idna: %q, %v", name, got, err, want, werr)
+			}
+		}
+	}
+}
+
+// TestNormalizeNeedsAHost: an http(s) URL that comes out without a host is
+// an error, never "http:///" (issue 9: "http://./" became "http:///").
+func TestNormalizeNeedsAHost(t *testing.T) {
+	for _, in := range []string{
+		"http://./",     // "." is the DNS root: it trims to nothing
+		"http://../x",   //
+		"HTTPS://.:443", //
+		"http://:80/",   // a port, no name
+		"http:///x",     // an empty authority
+		"http://u:p@/x", // userinfo, no name
+		"http:x",        // no authority at all
+		"https:/x",      //
+	} {
+		got, err := Normalize(in)
+		if !errors.Is(err, ErrNotCrawlable) {
+			t.Errorf("Normalize(%q) = %q, %v; want ErrNotCrawlable", in, got, err)
+		}
+	}
+	// Other schemes may have no host.
+	if got, err := Normalize("file:///etc/hosts"); err != nil || got != "file:///etc/hosts" {
+		t.Errorf("Normalize(file:///etc/hosts) = %q, %v", got, err)
+	}
+}
+
 func TestNormalizeURLLeavesInputAlone(t *testing.T) {
 	u, _ := url.Parse("HTTP://Example.COM:80/a/../b#f")
 	before := *u
-	NormalizeURL(u)
+	if _, err := NormalizeURL(u); err != nil {
+		t.Fatal(err)
+	}
 	if *u != before {
 		t.Errorf("NormalizeURL modified its argument: %+v, was %+v", *u, before)
 	}
@@ -105,7 +221,10 @@ func TestNormalizeURLKeepsPathFieldsConsistent(t *testing.T) {
 	// Path is the decoded form of RawPath; the crawler reads Path for
 	// display and String for requests, so they must agree.
 	u, _ := url.Parse("http://example.com/a%2Fb/%7Ec%20d")
-	n := NormalizeURL(u)
+	n, err := NormalizeURL(u)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if n.Path != "/a/b/~c d" || n.EscapedPath() != "/a%2Fb/~c%20d" {
 		t.Errorf("Path = %q, EscapedPath = %q", n.Path, n.EscapedPath())
 	}

@@ -23,6 +23,31 @@ func TestResolve(t *testing.T) {
 		{"tabs and newlines inside are removed", "/a\n/b\t.html", "http://example.com/a/b.html"},
 		{"inner spaces are escaped, not removed", "a b.html", "http://example.com/dir/a%20b.html"},
 		{"upper-case scheme is accepted", "HTTP://example.com/", "http://example.com/"},
+
+		// Backslashes, as browsers read them in http(s) URLs.
+		{"backslashes in a path", `\foo\bar`, "http://example.com/foo/bar"},
+		{"backslashes make a scheme-relative link", `\\Other.org\x`, "http://other.org/x"},
+		{"backslashes after the scheme", `https:\\other.org\x`, "https://other.org/x"},
+		{"mixed slashes", `/\other.org/x`, "http://other.org/x"},
+		{"a relative path with backslashes", `a\b`, "http://example.com/dir/a/b"},
+		{"backslash dot segments", `..\up\.\x`, "http://example.com/up/x"},
+		{"a backslash in the query is data", `/a\b?q=\x`, "http://example.com/a/b?q=%5Cx"},
+		{"a backslash in the fragment changes nothing", `/a#\x`, "http://example.com/a"},
+
+		// A "%" that starts no escape is data, as in a browser.
+		{"stray percent at the end", "/100%", "http://example.com/100%25"},
+		{"stray percent before non-hex", "/a%zz", "http://example.com/a%25zz"},
+		{"stray percent before one hex digit", "/a%2", "http://example.com/a%252"},
+		{"stray percent before hex and non-hex", "/a%2z", "http://example.com/a%252z"},
+		{"a lone percent", "%", "http://example.com/dir/%25"},
+		{"valid escapes stay", "/%41%2f%C3%BC?q=%3d", "http://example.com/A%2F%C3%BC?q=%3D"},
+		{"stray and valid together", "/%%41%", "http://example.com/%25A%25"},
+		{"stray percent in the query", "/a?q=100%&r=%zz", "http://example.com/a?q=100%25&r=%25zz"},
+		{"stray percent in the fragment", "/a#50%", "http://example.com/a"},
+		{"stray percent in the userinfo", "//u%zz@other.org/", "http://other.org/"},
+		{"IDN host becomes Punycode", "//BÜCHER.de/a", "http://xn--bcher-kva.de/a"},
+		{"credentials are dropped", "http://u:p@example.com/x", "http://example.com/x"},
+		{"scheme-relative credentials are dropped", "//@example.com/x", "http://example.com/x"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -54,6 +79,28 @@ func TestResolveRefusesOtherSchemes(t *testing.T) {
 		}
 		if u != nil {
 			t.Errorf("Resolve(%q) returned a URL with its error", ref)
+		}
+	}
+}
+
+// TestResolveNeedsAHost: a link that resolves to an http(s) URL without a
+// host is refused (issue 9: FuzzExtract found <a href=//.> → "http:").
+func TestResolveNeedsAHost(t *testing.T) {
+	base := mustParse(t, "http://example.com/dir/")
+	for _, ref := range []string{"//.", "//./x", "//../", "//:80/", "http://./", "https://:443", "//@/"} {
+		u, err := Resolve(base, ref)
+		if !errors.Is(err, ErrNotCrawlable) || u != nil {
+			t.Errorf("Resolve(%q) = %v, %v; want ErrNotCrawlable", ref, u, err)
+		}
+	}
+}
+
+func TestResolveInvalidHost(t *testing.T) {
+	base := mustParse(t, "http://example.com/")
+	for _, ref := range []string{"http://xn--zz.example.com/", "//a<b/", "//a%zz.com/"} {
+		u, err := Resolve(base, ref)
+		if !errors.Is(err, ErrInvalidHost) || u != nil {
+			t.Errorf("Resolve(%q) = %v, %v; want ErrInvalidHost", ref, u, err)
 		}
 	}
 }

@@ -21,6 +21,10 @@ import (
 // IP addresses and single-label names such as "localhost" have no
 // registrable domain; in both modes they match only themselves.
 //
+// Host names are compared as NormalizeURL writes them, in their IDNA
+// ASCII form: a root "bücher.de" admits "xn--bcher-kva.de", and a host that
+// IDNA refuses is in no scope.
+//
 // Ports. The scheme's default port (80 for http, 443 for https) counts as
 // "no port", so a site may move between http and https (which it usually
 // does with a redirect) and stay in scope. Any other port is a different
@@ -47,7 +51,10 @@ func NewScope(roots []*url.URL, lenient bool) *Scope {
 		if !Crawlable(r) {
 			continue
 		}
-		k := s.siteOf(r)
+		k, ok := s.siteOf(r)
+		if !ok {
+			continue
+		}
 		s.sites[k] = struct{}{}
 		if twin := wwwTwin(k.name); !lenient && twin != "" {
 			s.sites[site{twin, k.port}] = struct{}{}
@@ -61,19 +68,29 @@ func (s *Scope) Allowed(u *url.URL) bool {
 	if !Crawlable(u) {
 		return false
 	}
-	_, ok := s.sites[s.siteOf(u)]
+	k, ok := s.siteOf(u)
+	if !ok {
+		return false
+	}
+	_, ok = s.sites[k]
 	return ok
 }
 
-// siteOf returns the key under which u is looked up. It normalizes the
-// host itself, so callers may pass URLs that NormalizeURL has not seen.
-func (s *Scope) siteOf(u *url.URL) site {
+// siteOf returns the key under which u is looked up, or false if u's host
+// is invalid. It normalizes the host itself, so callers may pass URLs that
+// NormalizeURL has not seen: "bücher.de" and "xn--bcher-kva.de" are one
+// site, and the Public Suffix List is consulted in Punycode.
+func (s *Scope) siteOf(u *url.URL) (site, bool) {
 	// normalizeHost drops the scheme's default port, so "" stands for it.
-	name, port, _ := splitHost(normalizeHost(strings.ToLower(u.Scheme), u.Host))
+	host, err := normalizeHost(strings.ToLower(u.Scheme), u.Host)
+	if err != nil {
+		return site{}, false
+	}
+	name, port, _ := splitHost(host)
 	if s.lenient {
 		name = registrableDomain(name)
 	}
-	return site{name, port}
+	return site{name, port}, true
 }
 
 // wwwTwin returns "example.com" for "www.example.com" and the reverse, or

@@ -49,6 +49,14 @@ func TestScope(t *testing.T) {
 		{"http on 443 is not https", []string{"https://example.com/"}, false, "http://example.com:443/", false},
 		{"lenient: port of a root, other subdomain", []string{"http://example.com:8080/"}, true, "http://a.example.com:8080/", true},
 
+		// Internationalized names: one host, whichever way it is spelt.
+		{"IDN root admits Punycode", []string{"http://bücher.de/"}, false, "http://XN--BCHER-KVA.de/x", true},
+		{"Punycode root admits IDN www twin", []string{"http://xn--bcher-kva.de/"}, false, "http://www.BÜCHER.de/", true},
+		{"lenient: IDN subdomain root", []string{"http://shop.bücher.de/"}, true, "http://xn--bcher-kva.de/", true},
+		{"lenient: a Unicode suffix rule", []string{"http://example.公司.cn/"}, true, "http://www.example.xn--55qx5d.cn/", true},
+		{"lenient: not across a Unicode suffix", []string{"http://example.公司.cn/"}, true, "http://other.公司.cn/", false},
+		{"lenient: an invalid host is never in scope", []string{"http://example.com/"}, true, "http://xn--zz.example.com/", false},
+
 		// Several roots.
 		{"second root", []string{"http://a.com/", "http://b.com/"}, false, "http://www.b.com/", true},
 

@@ -88,3 +88,31 @@ func liveHeap() uint64 {
 	runtime.ReadMemStats(&m)
 	return m.HeapAlloc
 }
+
+// TestOneSpellingPerURL: issue 9 found credentials and Unicode host names
+// making one page several URLs to the seen set. Through Normalize, every
+// spelling below is the same URL, added once.
+func TestOneSpellingPerURL(t *testing.T) {
+	var s Seen
+	for i, in := range []string{
+		"http://xn--bcher-kva.de/x",
+		"http://bücher.de/x",
+		"http://BÜCHER.de/x",
+		"http://b%C3%BCcher.de:80/x#top",
+		"http://XN--BCHER-KVA.DE./x",
+		"http://u:p@bücher.de/x",
+		"http://@bücher.de/x",
+		"http://u@xn--bcher-kva.de/x",
+	} {
+		n, err := Normalize(in)
+		if err != nil {
+			t.Fatalf("Normalize(%q): %v", in, err)
+		}
+		if added := s.Add(n); added != (i == 0) {
+			t.Errorf("Add(Normalize(%q) = %q) = %v", in, n, added)
+		}
+	}
+	if s.Len() != 1 {
+		t.Errorf("Len = %d, want 1", s.Len())
+	}
+}

@@ -38,9 +38,9 @@ var (
 )
 
 // loadSuffixes parses the list: one rule per line, read up to the first
-// white space, "//" comments and blank lines skipped. A rule with
-// non-ASCII labels is stored a second time in Punycode, so "公司.cn" and
-// "xn--55qx5d.cn" are both recognized, whichever way a URL spells its host.
+// white space, "//" comments and blank lines skipped. The list writes
+// internationalized rules in Unicode ("公司.cn"); they are stored in
+// Punycode ("xn--55qx5d.cn"), the form normalizeHost gives every host name.
 func loadSuffixes() {
 	rules := make(map[string]suffixKind, 10000)
 	for _, line := range strings.Split(suffixListText, "\n") {
@@ -52,19 +52,20 @@ func loadSuffixes() {
 		if r, ok := strings.CutPrefix(rule, "!"); ok {
 			rule, kind = r, suffixException
 		}
-		rules[rule] = kind
-		if ascii, err := idna.Punycode.ToASCII(rule); err == nil && ascii != rule {
-			rules[ascii] = kind
+		if ascii, err := idna.Punycode.ToASCII(rule); err == nil {
+			rule = ascii
 		}
+		rules[rule] = kind
 	}
 	suffixRules = rules
 }
 
-// publicSuffix returns the public suffix of domain, a normalized host name
-// ("co.uk" for "news.bbc.co.uk"), by the list's algorithm: of all rules
-// that match, an exception wins, otherwise the longest rule; an exception
-// rule's suffix is the rule less its first label; and when no rule
-// matches, the suffix is the last label (the implicit rule "*").
+// publicSuffix returns the public suffix of domain, a normalized (so
+// ASCII) host name ("co.uk" for "news.bbc.co.uk"), by the list's
+// algorithm: of all rules that match, an exception wins, otherwise the
+// longest rule; an exception rule's suffix is the rule less its first
+// label; and when no rule matches, the suffix is the last label (the
+// implicit rule "*").
 func publicSuffix(domain string) string {
 	suffixOnce.Do(loadSuffixes)
 	longest := ""
