@@ -1,6 +1,7 @@
 package crawler
 
 import (
+	"errors"
 	"net/url"
 	"strings"
 
@@ -54,8 +55,17 @@ func isText(mediaType string) bool {
 func (c *Crawler) followRedirect(rec *Record, reply *http1.Reply, base *url.URL, it item) {
 	loc := reply.Header.Get("Location")
 	next, err := urlnorm.Resolve(base, loc)
-	if err != nil || loc == "" {
-		rec.Exception, rec.ErrorKind = ptr("redirect without a usable Location: "+quoteLoc(loc)), "bad_redirect"
+	switch {
+	case loc == "":
+		err = errors.New("none")
+	case err == nil:
+	case errors.Is(err, urlnorm.ErrNotCrawlable), errors.Is(err, urlnorm.ErrInvalidHost):
+		// Resolve's errors never carry the userinfo a Location may hold.
+	default:
+		err = errors.New("malformed") // a parse error would quote the raw Location
+	}
+	if err != nil {
+		rec.Exception, rec.ErrorKind = ptr("redirect without a usable Location: "+err.Error()), "bad_redirect"
 		return
 	}
 	rec.NextURL = ptr(next.String())
@@ -64,13 +74,6 @@ func (c *Crawler) followRedirect(rec *Record, reply *http1.Reply, base *url.URL,
 		return
 	}
 	c.follow(next, int(it.redirects)-1, int(it.depth))
-}
-
-func quoteLoc(s string) string {
-	if s == "" {
-		return "(none)"
-	}
-	return `"` + s + `"`
 }
 
 // parseLinks decodes the page with its charset, extracts its links, and
@@ -83,7 +86,8 @@ func (c *Crawler) parseLinks(rec *Record, reply *http1.Reply, page *url.URL, dep
 			body = decoded
 		}
 	}
-	found, err := links.Extract(body, page)
+	// Links' queries are sent in the page's own encoding, as browsers do.
+	found, err := links.ExtractCharset(body, page, rec.Encoding)
 	if err != nil {
 		rec.Exception, rec.ErrorKind = ptr("parsing links: "+err.Error()), "parse"
 		return

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"loopkit/crawler"
+	"loopkit/crawler/http1"
 	"loopkit/loop"
 	"loopkit/task"
 )
@@ -121,4 +122,9 @@ func status(r *crawler.Record) int {
 		return 0
 	}
 	return *r.Status
+}
+
+// httpLimit is client options with a body limit.
+func httpLimit(maxBody int64) http1.Options {
+	return http1.Options{Limits: http1.Limits{MaxBodyBytes: maxBody}}
 }

@@ -18,6 +18,15 @@ func (p *Parser) LimitBody(maxBytes int64, truncate bool) {
 	p.truncate = truncate
 }
 
+// WantBody makes the parser ask want, once the head of the current
+// response is in, whether its body is wanted. If not, the body is read
+// without being kept (see DiscardBody), its size and coding do not
+// matter, and BodySkipped reports true. Reset forgets want.
+func (p *Parser) WantBody(want func(head *Response) bool) { p.wantBody = want }
+
+// BodySkipped reports whether WantBody's function said no.
+func (p *Parser) BodySkipped() bool { return p.skipped }
+
 // HeadDone reports whether the head of the final response has been
 // parsed; Head returns it then (its Body is not there yet).
 func (p *Parser) HeadDone() bool { return p.resp != nil && p.state != stateFailed }
@@ -64,6 +73,9 @@ func (p *Parser) take(b []byte) {
 // truncating parser (a parser that fails at the limit checks elsewhere,
 // as early as the framing lets it).
 func (p *Parser) overLimit(n int) bool {
+	if p.discard {
+		return false // nothing is kept: a skipped body has no limit
+	}
 	return p.bodyLen+int64(n) > p.lim.MaxBodyBytes && (p.truncate || p.state == stateBodyClose)
 }
 

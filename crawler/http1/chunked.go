@@ -38,7 +38,7 @@ func (p *Parser) readChunked(b []byte) (int, error) {
 		}
 		// Refuse as soon as the size is announced, before reading data
 		// that could never be used.
-		if size > p.lim.MaxBodyBytes-p.bodyLen && !p.truncate {
+		if size > p.lim.MaxBodyBytes-p.bodyLen && !p.truncate && !p.discard {
 			return n, errorf(ErrBodyTooLarge, "chunked body larger than %d bytes", p.lim.MaxBodyBytes)
 		}
 		if !p.discard {

@@ -102,6 +102,7 @@ func (c *conn) send(ex *exchange) {
 	if ex.maxBody > 0 || ex.truncate {
 		c.parser.LimitBody(ex.maxBody, ex.truncate)
 	}
+	c.parser.WantBody(ex.wantBody)
 	c.out, c.sent = ex.head, 0
 	c.write()
 }
@@ -175,10 +176,9 @@ func (c *conn) onReadable() {
 		c.fail(perr)
 		return
 	}
-	if ex := c.ex; ex.wantBody != nil && !ex.asked && c.parser.HeadDone() {
-		ex.asked = true
-		ex.skipped = !ex.wantBody(c.parser.Head())
-		if ex.skipped && !c.parser.Done() {
+	if ex := c.ex; c.parser.BodySkipped() && !ex.skipped {
+		ex.skipped = true // the parser asked ex.wantBody when the head came
+		if !c.parser.Done() {
 			c.skipRest()
 			return
 		}

@@ -28,8 +28,7 @@ type exchange struct {
 	maxBody  int64 // Request.MaxBodyBytes
 	truncate bool  // Request.TruncateBody
 	wantBody func(*Response) bool
-	asked    bool // wantBody was asked
-	skipped  bool // and said no
+	skipped  bool // wantBody said no: the reply has no body
 }
 
 func newExchange(c *Client, req Request, result *future.Future[*Reply]) *exchange {

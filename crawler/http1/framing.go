@@ -1,6 +1,9 @@
 package http1
 
-import "strings"
+import (
+	"errors"
+	"strings"
+)
 
 // maxPrealloc caps how much memory a declared Content-Length or chunk size
 // reserves before the bytes arrive. Below it the body is allocated once at
@@ -43,12 +46,17 @@ func (p *Parser) startBody() error {
 	if p.method == "HEAD" || r.StatusCode == 204 || r.StatusCode == 304 {
 		return p.finish()
 	}
+	// A body the caller does not want is not kept, and so neither its
+	// size nor its coding matters: a 50 MiB PDF is skipped, not refused.
+	if p.wantBody != nil && !p.wantBody(r) {
+		p.skipped, p.discard = true, true
+	}
 
 	// The codings to undo at the end are checked now, before any body
 	// arrives: there is no point reading 10 MiB of a coding we cannot
 	// decode.
 	contentGunzips, err := contentCodings(r.Header)
-	if err != nil {
+	if err != nil && !p.discard {
 		return err
 	}
 	r.Decoded = contentGunzips > 0
@@ -56,7 +64,7 @@ func (p *Parser) startBody() error {
 	switch {
 	case te:
 		chunked, transferGunzips, err := transferCodings(r.Header)
-		if err != nil {
+		if err != nil && !(p.discard && errors.Is(err, ErrUnsupportedCoding)) {
 			return err
 		}
 		p.gunzips = transferGunzips + contentGunzips
@@ -70,7 +78,7 @@ func (p *Parser) startBody() error {
 		p.state = stateBodyClose
 	case r.ContentLength >= 0:
 		p.gunzips = contentGunzips
-		if r.ContentLength > p.lim.MaxBodyBytes && !p.truncate {
+		if r.ContentLength > p.lim.MaxBodyBytes && !p.truncate && !p.discard {
 			return errorf(ErrBodyTooLarge, "Content-Length %d is over the %d byte limit", r.ContentLength, p.lim.MaxBodyBytes)
 		}
 		if r.ContentLength == 0 {

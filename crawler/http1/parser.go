@@ -121,6 +121,8 @@ type Parser struct {
 	bodyLen   int64 // body bytes taken so far, kept or not
 	truncate  bool  // at the body limit: cut the response there, do not fail
 	discard   bool  // count the body's bytes but do not keep them
+	wantBody  func(*Response) bool
+	skipped   bool // wantBody said no
 }
 
 // NewParser returns a parser for the response to a request made with

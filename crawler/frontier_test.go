@@ -1,0 +1,157 @@
+package crawler_test
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+
+	"loopkit/crawler"
+	"loopkit/internal/wirelog"
+)
+
+// A robots.txt that cannot be read is not a silent "disallow all": the
+// host's URLs are recorded as failures, with the reason, and nothing else
+// is requested from it.
+func TestRobotsFailureIsRecorded(t *testing.T) {
+	refused := closedPort(t)
+	srv := wirelog.New(t)
+	unavailable := srv.Host("503", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		wirelog.Page(w)
+	}))
+	toHTTPS := srv.Host("to-https", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			http.Redirect(w, r, "https://"+r.Host+"/robots.txt", http.StatusMovedPermanently)
+			return
+		}
+		wirelog.Page(w)
+	}))
+	for _, tc := range []struct{ name, root, reason string }{
+		{"5xx after every try", unavailable, "robots.txt: status 503 (after 2 tries)"},
+		{"https root", "https://127.0.0.1:1/", "https is not supported"},
+		{"connection refused", "http://" + refused + "/", "connection refused"},
+		{"redirect to https", toHTTPS, "https is not supported"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, _ := crawl(t, crawler.Config{Roots: []string{tc.root}, MaxTries: 2})
+			recs := c.Records()
+			if len(recs) != 1 || recs[0].Status != nil || recs[0].ErrorKind != "robots" ||
+				!strings.Contains(*recs[0].Exception, tc.reason) {
+				t.Fatalf("records %+v, want the root failed with %q", recs, tc.reason)
+			}
+			if !strings.HasPrefix(*recs[0].Exception, "robots.txt: ") {
+				t.Errorf("exception %q does not say robots.txt", *recs[0].Exception)
+			}
+		})
+	}
+	for _, host := range []string{"503", "to-https"} {
+		for _, p := range srv.Paths(host) {
+			if p != "/robots.txt" {
+				t.Errorf("%s requested from %s, whose robots.txt could not be read", p, host)
+			}
+		}
+	}
+}
+
+// closedPort returns a 127.0.0.1 address nothing listens on.
+func closedPort(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
+}
+
+// robots.txt is read to 512 KiB whatever --max_body says, and a longer
+// one is cut there, not refused: its rules still hold.
+func TestLongRobotsTxtIsObeyed(t *testing.T) {
+	srv := wirelog.New(t)
+	robotsTxt := "User-agent: *\nDisallow: /private\n" + strings.Repeat("# padding\n", 70_000) // 700 KB
+	mux := http.NewServeMux()
+	mux.HandleFunc("/robots.txt", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, robotsTxt) })
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { wirelog.Page(w, "/private", "/public") })
+	base := srv.Host("h", mux)
+	c, recs := crawl(t, crawler.Config{Roots: []string{base}, HTTP: httpLimit(4 << 10)})
+	if status(recs["/public"]) != 200 || srv.Count("h", "/private") != 0 {
+		t.Fatalf("recorded %v; /private requested %d times", paths(recs), srv.Count("h", "/private"))
+	}
+	if d := c.Disallowed(); len(d) != 1 || !strings.HasSuffix(d[0], "/private") {
+		t.Fatalf("disallowed %v", d)
+	}
+}
+
+// Credentials, an empty userinfo, a fragment and a dot segment are
+// spellings of one URL: it is fetched once, and no record holds a password.
+func TestOneURLManySpellings(t *testing.T) {
+	srv := wirelog.New(t)
+	var base string
+	mux := http.NewServeMux()
+	mux.HandleFunc("/x", func(w http.ResponseWriter, r *http.Request) { wirelog.Page(w) })
+	mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {
+		hostport := strings.TrimPrefix(base, "http://")
+		wirelog.Page(w, "http://u:secret@"+hostport+"/x", "http://@"+hostport+"/x", "/x#top", "/./x", "\\x", "/x")
+	})
+	base = srv.Host("h", mux)
+	c, recs := crawl(t, crawler.Config{Roots: []string{base}})
+	if n := srv.Count("h", "/x"); n != 1 || len(recs) != 2 {
+		t.Fatalf("/x requested %d times; recorded %v", n, paths(recs))
+	}
+	if root := recs["/"]; root.NumURLs != 1 || root.NumNewURLs != 1 {
+		t.Fatalf("root: %d links, %d new; want its six spellings to be one link", root.NumURLs, root.NumNewURLs)
+	}
+	for _, r := range c.Records() {
+		if strings.Contains(r.URL, "secret") {
+			t.Fatalf("a record holds the password: %s", r.URL)
+		}
+	}
+}
+
+// The trap limits: an endless calendar stops at --max_query_variants, a
+// monstrous URL is never requested, and --max_pages_per_host caps a host.
+func TestTrapLimits(t *testing.T) {
+	srv := wirelog.New(t)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/calendar", func(w http.ResponseWriter, r *http.Request) {
+		var month int
+		fmt.Sscan(r.URL.Query().Get("m"), &month)
+		wirelog.Page(w, fmt.Sprintf("/calendar?m=%d", month+1))
+	})
+	mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {
+		wirelog.Page(w, "/calendar?m=0", "/long?q="+strings.Repeat("a", 3000))
+	})
+	base := srv.Host("h", mux)
+	var notices []string
+	c, _ := crawl(t, crawler.Config{Roots: []string{base}, MaxQueryVariants: 20,
+		OnNotice: func(m string) { notices = append(notices, m) }})
+	if n := len(srv.Arrivals("h")); n != 22 { // robots.txt, the root, 20 months
+		t.Fatalf("%d requests, want 22; the longest path is %d bytes", n, longest(srv.Paths("h")))
+	}
+	s := c.Stats()
+	if s.Filtered["query_variants"] != 1 || s.Filtered["url_length"] != 1 {
+		t.Fatalf("filtered %v", s.Filtered)
+	}
+	if len(notices) != 1 || !strings.Contains(notices[0], "--max_query_variants") {
+		t.Fatalf("notices %q", notices)
+	}
+
+	fan := srv.Host("fan", wirelog.Fan(20, nil))
+	c, recs := crawl(t, crawler.Config{Roots: []string{fan}, MaxPagesPerHost: 5})
+	if len(recs) != 5 || c.Stats().Filtered["max_pages_per_host"] != 16 {
+		t.Fatalf("recorded %d pages, filtered %v", len(recs), c.Stats().Filtered)
+	}
+}
+
+func longest(paths []string) int {
+	n := 0
+	for _, p := range paths {
+		n = max(n, len(p))
+	}
+	return n
+}
