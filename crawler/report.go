@@ -85,8 +85,8 @@ func reportLine(r *Record, tally map[string]int) string {
 			line += fmt.Sprintf(" %d/%d", r.NumNewURLs, r.NumURLs)
 		}
 	}
-	if r.BodySkipped {
-		line += " (body not read)"
+	if r.BodySkipped && kind == kindOK {
+		line += " (body not read)" // a redirect's or an error's body is never wanted
 	}
 	if r.Exception != nil {
 		line += " (" + *r.Exception + ")"

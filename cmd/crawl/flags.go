@@ -89,6 +89,11 @@ func parseFlags(args []string, stdout io.Writer) (*options, []string, error) {
 	robots := fs.Bool("robots", true, "obey robots.txt (turn off only for sites that are yours)")
 	fs.IntVar(&c.MaxPages, "max_pages", 0, "stop after fetching this many pages (0: no limit)")
 	fs.IntVar(&c.MaxDepth, "max_depth", 0, "follow links at most this deep from a root (0: no limit)")
+	fs.IntVar(&c.MaxPagesPerHost, "max_pages_per_host", 0, "queue at most this many URLs per host (0: no limit)")
+	fs.IntVar(&c.MaxQueryVariants, "max_query_variants", 1000, "follow at most this many different queries per path, against calendars and search traps (0: no limit)")
+	fs.IntVar(&c.MaxURLLength, "max_url_length", 2083, "skip longer URLs")
+	fs.DurationVar(&c.MaxRetryAfter, "max_retry_after", 10*time.Minute, "longest Retry-After to wait for; a host asking for longer is given up, with its URLs recorded")
+	fs.BoolVar(&c.AllBodies, "all_bodies", false, "read every response body, not only HTML ones")
 	fs.DurationVar(&c.HTTP.ConnectTimeout, "connect_timeout", 10*time.Second, "TCP connect timeout")
 	fs.DurationVar(&c.HTTP.ReadTimeout, "read_timeout", 30*time.Second, "longest silence while reading a response")
 	fs.DurationVar(&c.HTTP.WriteTimeout, "write_timeout", 10*time.Second, "longest stall while sending a request")
@@ -111,6 +116,11 @@ func parseFlags(args []string, stdout io.Writer) (*options, []string, error) {
 		return nil, nil, errors.New("--max_tries must be at least 1")
 	case c.MaxRedirect < 0, c.PerHost < 1, c.MaxPages < 0, c.MaxDepth < 0, c.Delay < 0:
 		return nil, nil, errors.New("--max_redirect, --max_pages, --max_depth and --delay cannot be negative, --per_host must be at least 1")
+	case c.MaxPagesPerHost < 0, c.MaxQueryVariants < 0, c.MaxURLLength < 1, c.MaxRetryAfter <= 0:
+		return nil, nil, errors.New("--max_pages_per_host and --max_query_variants cannot be negative; --max_url_length and --max_retry_after must be positive")
+	}
+	if c.MaxQueryVariants == 0 {
+		c.MaxQueryVariants = -1 // Config's zero means the default; negative means none
 	}
 	if c.MaxRedirect == 0 {
 		c.MaxRedirect = -1 // Config's zero means the default; -1 means none

@@ -4,13 +4,16 @@
 //	go run ./cmd/crawl -o out.jsonl example.com
 //
 // stdout carries the chapter's report; stderr carries notices, -v logging
-// and, on a terminal, a live progress line. Exit status: 0 done, 1 failed,
-// 2 bad usage, 130 interrupted (after the report of what was done).
+// and, on a terminal, a live progress line. Exit status:
+//
+//	0    every root was crawled
+//	1    a root could not be crawled (no answer, an error status, robots.txt
+//	     unreadable or forbidding it), or nothing at all was fetched
+//	2    bad usage
+//	130  interrupted (after the report of what was done)
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -71,20 +74,22 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 	}
 	defer l.Close()
 
-	var out *bufio.Writer
 	if o.output != "" {
-		f, err := os.Create(o.output)
+		out, err := createJSONL(o.output)
 		if err != nil {
 			fmt.Fprintf(stderr, "crawl: %v\n", err)
 			return 1
 		}
-		defer f.Close()
-		out = bufio.NewWriter(f)
-		defer out.Flush()
-		enc := json.NewEncoder(out)
+		defer func() {
+			if err := out.close(); err != nil {
+				fmt.Fprintf(stderr, "crawl: writing %s: %v\n", o.output, err)
+			}
+		}()
+		failed := false
 		o.cfg.OnRecord = func(r *crawler.Record) {
-			if err := enc.Encode(r); err != nil {
-				notice("writing %s: %v", o.output, err)
+			if err := out.write(r); err != nil && !failed {
+				failed = true // said once: a full disk fails every line
+				fmt.Fprintf(stderr, "crawl: writing %s: %v\n", o.output, err)
 			}
 		}
 	}
@@ -96,7 +101,9 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 			}
 			fmt.Fprintln(stderr, describe(r))
 		}
+		o.cfg.OnDisallowed = func(url string) { fmt.Fprintf(stderr, "%s disallowed by robots.txt\n", url) }
 	}
+	o.cfg.OnNotice = func(msg string) { notice("%s", msg) }
 
 	c, err := crawler.New(l, o.cfg)
 	if err != nil {
@@ -114,6 +121,11 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 		fmt.Fprint(stderr, "\r\033[K")
 	}
 	c.Report(stdout)
+	return exitStatus(c, err, stderr)
+}
+
+// exitStatus says how the crawl went, and on stderr why it failed.
+func exitStatus(c *crawler.Crawler, err error, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "crawl: %v\n", err)
 		return 1
@@ -121,7 +133,16 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 	if c.Stats().Interrupted {
 		return 130
 	}
-	return 0
+	code := 0
+	for _, why := range c.FailedRoots() {
+		fmt.Fprintf(stderr, "crawl: root %s\n", why)
+		code = 1
+	}
+	if c.Stats().Fetched == 0 && code == 0 {
+		fmt.Fprintln(stderr, "crawl: nothing was fetched")
+		code = 1
+	}
+	return code
 }
 
 // forwardInterrupts turns Ctrl-C (or a closed test channel) into
@@ -145,7 +166,11 @@ func forwardInterrupts(l *loop.Loop, c *crawler.Crawler, test <-chan struct{}, n
 			case <-sig:
 			}
 			l.CallSoonThreadsafe(func() {
-				notice("interrupted: finishing what is in flight (again to cancel it)")
+				if c.Stats().Interrupted {
+					notice("interrupted again: cancelling what is in flight")
+				} else {
+					notice("interrupted: no new requests; finishing the %d in flight (again to cancel them)", c.Stats().InFlight)
+				}
 				c.Interrupt()
 			})
 		}
