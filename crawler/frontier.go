@@ -25,6 +25,13 @@ import (
 // from the top host only when that host's time has come; one loop timer
 // wakes dispatch for the earliest host. So no worker ever waits on a host,
 // and a host that must wait costs nothing while it waits.
+//
+// A queued URL costs about 93 bytes at a million of them on a thousand
+// hosts (BenchmarkQueueAMillionURLs): its string (~36 bytes here), a
+// 32-byte item in its host's ring buffer (which doubles as it grows, so
+// it is a third empty on average), and 12 bytes in the seen set. A
+// frontier of a hundred million URLs would live on disk, as Heritrix's
+// does; this one lives in memory.
 type frontier struct {
 	loop   *loop.Loop
 	jitter bool

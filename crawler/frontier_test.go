@@ -155,3 +155,29 @@ func longest(paths []string) int {
 	}
 	return n
 }
+
+// A server that resets every connection gets exactly --max_tries
+// requests for a URL: a retry the HTTP client makes on a fresh connection
+// counts as a try.
+func TestResetEveryTimeGetsMaxTriesRequests(t *testing.T) {
+	srv := wirelog.New(t)
+	base := srv.Host("h", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			http.NotFound(w, r)
+			return
+		}
+		conn, _, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			return
+		}
+		conn.(*net.TCPConn).SetLinger(0) // close with a reset
+		conn.Close()
+	}))
+	c, _ := crawl(t, crawler.Config{Roots: []string{base}, MaxTries: 4})
+	if n := srv.Count("h", "/"); n != 4 {
+		t.Fatalf("the server got %d requests for /, want --max_tries 4", n)
+	}
+	if r := c.Records()[0]; r.Tries != 4 || r.ErrorKind != "reset" {
+		t.Fatalf("recorded %d tries, kind %q", r.Tries, r.ErrorKind)
+	}
+}
