@@ -66,6 +66,8 @@ func TestPushbackFindsTheRateLimit(t *testing.T) {
 	}
 	arr := srv.Arrivals("h")
 	took := arr[len(arr)-1].At.Sub(arr[0].At)
+	bucket.mu.Lock()
+	defer bucket.mu.Unlock()
 	share := float64(bucket.refused) / float64(len(arr))
 	t.Logf("%d requests, %d refused (%.1f %%), %d pages in %v (%.2f/s against a limit of %.0f/s), %d slow-downs",
 		len(arr), bucket.refused, 100*share, bucket.served, took.Round(time.Millisecond),

@@ -91,14 +91,13 @@ func TestLongRobotsTxtIsObeyed(t *testing.T) {
 // spellings of one URL: it is fetched once, and no record holds a password.
 func TestOneURLManySpellings(t *testing.T) {
 	srv := wirelog.New(t)
-	var base string
 	mux := http.NewServeMux()
 	mux.HandleFunc("/x", func(w http.ResponseWriter, r *http.Request) { wirelog.Page(w) })
 	mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {
-		hostport := strings.TrimPrefix(base, "http://")
+		hostport := r.Host
 		wirelog.Page(w, "http://u:secret@"+hostport+"/x", "http://@"+hostport+"/x", "/x#top", "/./x", "\\x", "/x")
 	})
-	base = srv.Host("h", mux)
+	base := srv.Host("h", mux)
 	c, recs := crawl(t, crawler.Config{Roots: []string{base}})
 	if n := srv.Count("h", "/x"); n != 1 || len(recs) != 2 {
 		t.Fatalf("/x requested %d times; recorded %v", n, paths(recs))
