@@ -82,7 +82,7 @@ func parseFlags(args []string, stdout io.Writer) (*options, []string, error) {
 	fs.BoolVar(&o.quiet, "q", false, "no notices or progress on stderr")
 	fs.StringVar(&o.output, "o", "", "write one JSON line per fetched URL to `FILE`")
 	fs.StringVar(&o.poller, "poller", "", "epoll, kqueue or poll (default: the best this OS has)")
-	fs.IntVar(&c.PerHost, "per_host", 8, "requests in flight per host")
+	fs.IntVar(&c.PerHost, "per_host", 8, "requests in flight per host, at most (a host starts at one and earns more)")
 	fs.DurationVar(&c.Delay, "delay", 0, "minimum spacing between request starts per host")
 	fs.BoolVar(&c.Jitter, "jitter", false, "add up to 50% random extra to each spacing")
 	fs.StringVar(&c.UserAgent, "user_agent", crawler.DefaultUserAgent, "User-Agent: name yourself and a contact")
