@@ -15,7 +15,7 @@ import (
 // host's URLs are recorded as failures, with the reason, and nothing else
 // is requested from it.
 func TestRobotsFailureIsRecorded(t *testing.T) {
-	refused := closedPort(t)
+	refused := wirelog.ClosedPort(t)
 	srv := wirelog.New(t)
 	unavailable := srv.Host("503", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/robots.txt" {
@@ -56,17 +56,6 @@ func TestRobotsFailureIsRecorded(t *testing.T) {
 			}
 		}
 	}
-}
-
-// closedPort returns a 127.0.0.1 address nothing listens on.
-func closedPort(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	return addr
 }
 
 // robots.txt is read to 512 KiB whatever --max_body says, and a longer

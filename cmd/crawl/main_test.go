@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -138,14 +137,3 @@ func readJSONL(t *testing.T, path string) []map[string]any {
 func itoa(n int) string { return strconv.Itoa(n) }
 
 func head(s string) string { return s[:min(len(s), 800)] }
-
-// closedPort returns a 127.0.0.1 address nothing listens on.
-func closedPort(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	return addr
-}

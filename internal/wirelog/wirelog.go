@@ -107,3 +107,15 @@ func (s *Server) Within(host string, from, to time.Time) []Arrival {
 	}
 	return out
 }
+
+// ClosedPort returns a 127.0.0.1 address nothing listens on: a connection
+// to it is refused.
+func ClosedPort(t testing.TB) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
+}
