@@ -31,8 +31,9 @@ func defaultPanicHandler(p PanicInfo) {
 	fmt.Fprintln(os.Stderr, p.String())
 }
 
-// protect runs fn and turns a panic into a call to the panic handler.
-func (l *Loop) protect(fn func()) {
+// runCallback runs one callback for the loop. A panic in it goes to the
+// panic handler, and runCallback returns normally: the loop goes on.
+func (l *Loop) runCallback(fn func()) {
 	defer func() {
 		if v := recover(); v != nil {
 			l.onPanic(PanicInfo{Value: v, Stack: debug.Stack()})

@@ -7,7 +7,7 @@ import (
 )
 
 // watch is the loop's record of one file descriptor: the callbacks waiting
-// for it, what the kernel was told, and, for sockets the loop itself
+// for it, what the poller was told, and, for sockets the loop itself
 // created, the operations pending on it.
 type watch struct {
 	fd     int
@@ -15,13 +15,17 @@ type watch struct {
 	owned  bool   // the loop created the fd and closes it in SockClose/Close
 	reader func()
 	writer func()
-	kernel netpoll.Interest // the interest last given to the poller
-	readOp failer           // pending SockRecv / SockAccept
-	sendOp failer           // pending SockSendAll / SockConnect
+	// registered is the interest the poller was last given (0: the fd is
+	// not registered). It can differ from what the callbacks want only
+	// inside updateInterest.
+	registered netpoll.Interest
+	readOp     pendingOp // a SockRecv or SockAccept waiting for this fd
+	writeOp    pendingOp // a SockSendAll or SockConnect waiting for this fd
 }
 
-// failer is a pending future, whatever its type, that Close can fail.
-type failer interface {
+// pendingOp is the future of a pending socket operation, whatever its
+// result type: all that SockClose and Close need is to fail it.
+type pendingOp interface {
 	Done() bool
 	SetError(error)
 }
@@ -99,7 +103,7 @@ func (l *Loop) setCallback(fd int, which netpoll.Interest, fn func()) error {
 			w.writer = nil
 		}
 	}
-	if w.kernel == 0 && !w.owned {
+	if w.registered == 0 && !w.owned {
 		delete(l.watches, fd) // nothing left to remember about a caller's fd
 	}
 	return err
@@ -118,9 +122,9 @@ func (l *Loop) updateInterest(w *watch) error {
 	}
 	var err error
 	switch {
-	case want == w.kernel:
+	case want == w.registered:
 		return nil
-	case w.kernel == 0:
+	case w.registered == 0:
 		err = l.poller.Register(w.fd, w.token(), want)
 	case want == 0:
 		// Deregister rather than register "nothing": epoll reports errors
@@ -133,7 +137,7 @@ func (l *Loop) updateInterest(w *watch) error {
 	if err != nil {
 		return fmt.Errorf("loop: watching fd %d: %w", w.fd, err)
 	}
-	w.kernel = want
+	w.registered = want
 	return nil
 }
 
@@ -148,10 +152,10 @@ func (l *Loop) dispatch(events []netpoll.Event) {
 			continue // stale: closed, or closed and reused
 		}
 		if ev.Ready&netpoll.Readable != 0 && w.reader != nil {
-			l.protect(w.reader)
+			l.runCallback(w.reader)
 		}
 		if ev.Ready&netpoll.Writable != 0 && w.writer != nil && l.watches[fd] == w {
-			l.protect(w.writer)
+			l.runCallback(w.writer)
 		}
 	}
 }
@@ -172,16 +176,16 @@ func (l *Loop) closeWatches() error {
 // release fails w's pending operations with err, deregisters w, and closes
 // the fd if the loop owns it.
 func (l *Loop) release(w *watch, err error) error {
-	for _, op := range []failer{w.readOp, w.sendOp} {
+	for _, op := range []pendingOp{w.readOp, w.writeOp} {
 		if op != nil && !op.Done() {
 			op.SetError(err)
 		}
 	}
-	w.readOp, w.sendOp, w.reader, w.writer = nil, nil, nil, nil
+	w.readOp, w.writeOp, w.reader, w.writer = nil, nil, nil, nil
 	var first error
-	if w.kernel != 0 {
+	if w.registered != 0 {
 		first = l.poller.Deregister(w.fd)
-		w.kernel = 0
+		w.registered = 0
 	}
 	if w.owned {
 		if err := netpoll.Close(w.fd); err != nil && first == nil {

@@ -50,13 +50,15 @@ type Task[T any] struct {
 // coro is the part of a task that does not depend on its result type, so
 // that Yield can point at it.
 type coro struct {
-	loop       *loop.Loop
-	next       func() (future.Waitable, bool)
-	stop       func()
-	waiting    future.Waitable // what the body awaits now (asyncio's _fut_waiter)
-	mustCancel bool            // deliver a cancellation at the next resume
-	resumeErr  error           // what the pending Await returns instead of its result
-	unregister func()
+	loop    *loop.Loop
+	next    func() (future.Waitable, bool)
+	stop    func()
+	waiting future.Waitable // what the body awaits now (asyncio's _fut_waiter)
+	// cancelPending: Cancel was called and the body has not been told
+	// yet (asyncio's _must_cancel). step tells it at the next resume.
+	cancelPending bool
+	resumeErr     error // what the pending Await returns instead of its result
+	unregister    func()
 }
 
 // PanicError is the error of a task whose body panicked. Stack is the
@@ -101,14 +103,14 @@ func (t *Task[T]) step() {
 		return
 	}
 	if t.next == nil {
-		if t.mustCancel { // cancelled before it ever ran
+		if t.cancelPending { // cancelled before it ever ran
 			t.finish(*new(T), future.ErrCancelled)
 			return
 		}
 		t.next, t.stop = iter.Pull(t.run)
 	}
-	if t.mustCancel {
-		t.mustCancel = false
+	if t.cancelPending {
+		t.cancelPending = false
 		t.resumeErr = future.ErrCancelled
 	}
 	w, running := t.next()
@@ -182,7 +184,7 @@ func (t *Task[T]) Cancel() bool {
 	if t.waiting != nil && t.waiting.Cancel() {
 		return true
 	}
-	t.mustCancel = true
+	t.cancelPending = true
 	return true
 }
 
