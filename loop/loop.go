@@ -252,7 +252,8 @@ func (l *Loop) Close() error {
 	//
 	// 1. Close the inbox: from now on other goroutines' posts (executor
 	// results among them) fail with ErrClosed instead of queueing
-	// callbacks that would never run.
+	// callbacks that would never run; and a post already under way has
+	// finished waking the poller, which step 5 closes.
 	l.inbox.close()
 	// 2. Run the hooks while the sockets and the poller still work: a task
 	// being stopped runs its body's defers, which may SockClose a socket.

@@ -15,14 +15,20 @@ type inbox struct {
 // socketpair; netpoll writes to an eventfd or a pipe). It returns ErrClosed
 // on a closed loop, and any error of the wake-up itself: a lost wake-up
 // would leave fn waiting until some unrelated event came along.
+//
+// The wake-up happens under the inbox lock. Close takes that lock to close
+// the inbox before it closes the poller, so it waits for a wake-up under
+// way; woken after the unlock, a post racing with Close could write to a
+// closed descriptor, or to an unrelated one that was given its number.
+// Holding the lock costs little: Wake is non-blocking and, deduplicated,
+// makes a system call only for the first post after each drain.
 func (l *Loop) CallSoonThreadsafe(fn func()) error {
 	l.inbox.mu.Lock()
+	defer l.inbox.mu.Unlock()
 	if l.inbox.closed {
-		l.inbox.mu.Unlock()
 		return ErrClosed
 	}
 	l.inbox.fns = append(l.inbox.fns, fn)
-	l.inbox.mu.Unlock()
 	return l.poller.Wake()
 }
 

@@ -9,7 +9,10 @@
 // A Poller watches file descriptors for readiness. It is owned by one
 // goroutine (the loop's): Register, Modify, Deregister, Wait and Close may
 // only be called from that goroutine. Wake is the single exception and may
-// be called from any goroutine at any time, including while Wait blocks.
+// be called from any goroutine at any time, including while Wait blocks —
+// but never once Close has begun: it would write to a closed descriptor,
+// or to a new one that was given its number. The owner orders the two (the
+// loop wakes under the lock that Close takes first).
 //
 //   - Register(fd, token, interest) starts watching fd. The token is returned
 //     with every event for fd; the loop puts a generation number in it, so an
