@@ -208,10 +208,13 @@ func (l *Loop) waitTimeout() time.Duration {
 	if len(l.timers) == 0 {
 		return -1
 	}
-	if d := l.timers[0].when - l.Time(); d > 0 {
-		return d
+	// Compare before subtracting: a deadline far in the past minus now
+	// would wrap round to a wait of centuries.
+	when, now := l.timers[0].when, l.Time()
+	if when <= now {
+		return 0
 	}
-	return 0
+	return when - now
 }
 
 // runReady runs the callbacks that are ready now. CallSoon appends to a

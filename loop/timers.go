@@ -2,6 +2,7 @@ package loop
 
 import (
 	"container/heap"
+	"math"
 	"time"
 )
 
@@ -57,9 +58,16 @@ func (t *Timer) run() {
 	fn()
 }
 
-// CallLater runs fn after d (at the earliest: the loop may be busy).
+// CallLater runs fn after d (at the earliest: the loop may be busy). A d
+// too large for the clock means "never": the deadline stops at the
+// clock's end instead of wrapping round into the past.
 func (l *Loop) CallLater(d time.Duration, fn func()) *Timer {
-	return l.CallAt(l.Time()+d, fn)
+	now := l.Time()
+	when := now + d
+	if d > 0 && when < now {
+		when = math.MaxInt64
+	}
+	return l.CallAt(when, fn)
 }
 
 // CallAt runs fn when the loop's clock reaches when.

@@ -1,6 +1,7 @@
 package loop_test
 
 import (
+	"math"
 	"slices"
 	"syscall"
 	"testing"
@@ -137,6 +138,33 @@ func TestCancellingADueTimerInTheSameTurn(t *testing.T) {
 		}
 		if second.Cancel() {
 			t.Fatal("cancelling twice returned true")
+		}
+	})
+}
+
+// Deadlines at the ends of the clock's range: a timer 292 years away must
+// not wrap round into the past and fire at once, and one due long ago must
+// not make the wait's timeout wrap into "sleep for weeks" (the 20 ms timer
+// behind it would then fire only when something else woke the loop).
+func TestTimersAtTheEndsOfTheClockDoNotOverflow(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		far := l.CallLater(math.MaxInt64, func() { t.Error("a timer 292 years away fired") })
+		pastRan, nearRan := false, false
+		l.CallAt(math.MinInt64, func() { pastRan = true })
+		l.CallLater(20*time.Millisecond, func() { nearRan = true; l.Stop() })
+		guard := time.AfterFunc(5*time.Second, func() {
+			t.Error("hung: the 20 ms timer had not fired after 5 s")
+			l.CallSoonThreadsafe(l.Stop)
+		})
+		defer guard.Stop()
+		if err := l.Run(); err != nil {
+			t.Fatal(err)
+		}
+		if !pastRan || !nearRan {
+			t.Fatalf("timer due long ago ran: %v; 20 ms timer ran: %v", pastRan, nearRan)
+		}
+		if far.When() < l.Time() {
+			t.Fatalf("CallLater(MaxInt64) wrapped to a deadline in the past: %v", far.When())
 		}
 	})
 }

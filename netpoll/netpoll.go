@@ -27,7 +27,9 @@
 //     returns the ready events in a slice owned by the Poller and valid until
 //     the next Wait. A wait interrupted by a signal (EINTR) is restarted with
 //     the time that is left. Timeouts under a millisecond are rounded up, not
-//     down, so a timer due in 300µs does not turn the loop into a busy-wait.
+//     down, so a timer due in 300µs does not turn the loop into a busy-wait;
+//     timeouts over 1e6 seconds (11.5 days) are cut to that, since macOS
+//     refuses long ones, and the caller waits again.
 //     The event buffer starts at 128 entries and doubles each time a Wait fills it.
 //   - Wake makes a blocked (or the next) Wait return. Wake-ups are
 //     deduplicated: while one is pending, further calls write nothing. A full
