@@ -138,3 +138,22 @@ func TestStopBeforeRunRunsOneIteration(t *testing.T) {
 		}
 	})
 }
+
+// A RunUntilComplete stopped from outside must not leave its Stop behind
+// on the future: when that future completes during a later run, the later
+// run must go on until its own future is done.
+func TestRunUntilCompleteLeavesNoStopBehind(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		first := future.New[int](l)
+		l.CallLater(time.Millisecond, l.Stop)
+		if err := l.RunUntilComplete(first); err == nil {
+			t.Fatal("a run stopped before its future was done reported no error")
+		}
+		second := future.New[int](l)
+		l.CallLater(5*time.Millisecond, func() { first.SetResult(1) })
+		l.CallLater(30*time.Millisecond, func() { second.SetResult(2) })
+		if _, err := runFor(t, l, second); err != nil {
+			t.Fatalf("the second run: %v", err)
+		}
+	})
+}

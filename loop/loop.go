@@ -153,7 +153,16 @@ type Waitable interface {
 // chapter's run_until_complete, which works for a Task because a Task is a
 // Future. Read the outcome from w itself.
 func (l *Loop) RunUntilComplete(w Waitable) error {
-	w.OnDone(l.Stop)
+	// A future cannot take a callback back, so the Stop given to w is
+	// disarmed when this run ends: if the run is stopped by something else
+	// first, w completing later must not stop a later run.
+	armed := true
+	defer func() { armed = false }()
+	w.OnDone(func() {
+		if armed {
+			l.Stop()
+		}
+	})
 	if err := l.Run(); err != nil {
 		return err
 	}
