@@ -29,3 +29,14 @@ func run[T any](t *testing.T, l *loop.Loop, body func(y task.Yield) (T, error)) 
 	}
 	return tk.Result()
 }
+
+// runUntilDone runs the loop until w is done, and fails the test instead
+// of hanging it if that takes more than a few seconds.
+func runUntilDone(t *testing.T, l *loop.Loop, w loop.Waitable) {
+	t.Helper()
+	guard := l.CallLater(5*time.Second, func() { t.Error("hung: not done after 5 s"); l.Stop() })
+	defer guard.Cancel()
+	if err := l.RunUntilComplete(w); err != nil {
+		t.Fatal(err)
+	}
+}

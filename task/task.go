@@ -76,6 +76,11 @@ func (e *PanicError) Error() string {
 // errStopped unwinds a body whose loop closed; see Yield.suspend.
 var errStopped = errors.New("task: stopped because its loop closed")
 
+// ErrAwaitCycle is what Await returns at once, without waiting, when a task
+// would await itself, or a task that is (through others) awaiting it: it
+// would wait for ever. asyncio raises "Task cannot await on itself".
+var ErrAwaitCycle = errors.New("task: a task cannot await itself, or a task that awaits it")
+
 // Spawn starts body as a task on l. The body starts on the loop's next
 // turn, not inside Spawn.
 func Spawn[T any](l *loop.Loop, body func(y Yield) (T, error)) *Task[T] {
@@ -118,9 +123,37 @@ func (t *Task[T]) step() {
 		t.finish(t.value, t.err)
 		return
 	}
+	if t.wouldCycle(w) {
+		// Refuse rather than wait for ever, and resume on the next turn,
+		// as asyncio does, not inside this one.
+		t.resumeErr = ErrAwaitCycle
+		t.loop.CallSoon(t.step)
+		return
+	}
 	t.waiting = w
 	w.OnDone(t.wakeup)
 }
+
+// wouldCycle reports whether waiting for w would close a cycle of tasks
+// waiting for each other: w is t, or a task whose chain of awaited tasks
+// leads back to t. Refusing here, where each cycle would be closed, means
+// no cycle ever forms, so Cancel, which follows the chain, always ends.
+func (t *Task[T]) wouldCycle(w future.Waitable) bool {
+	for w != nil {
+		if w == future.Waitable(t) {
+			return true
+		}
+		other, ok := w.(interface{ awaiting() future.Waitable })
+		if !ok {
+			return false // a plain future: the chain ends here
+		}
+		w = other.awaiting()
+	}
+	return false
+}
+
+// awaiting is what the task's body awaits now, nil while it runs.
+func (c *coro) awaiting() future.Waitable { return c.waiting }
 
 func (t *Task[T]) wakeup() {
 	t.waiting = nil
