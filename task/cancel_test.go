@@ -40,3 +40,36 @@ func TestATaskCannotAwaitItselfOrATaskThatAwaitsIt(t *testing.T) {
 		t.Errorf("a awaits b awaits a: b ended with %v, a with %v", b.Err(), a.Err())
 	}
 }
+
+// A cancellation asked for while the body runs reaches its next Await at
+// once, as in asyncio: the awaited future is cancelled, rather than the
+// cancellation waiting until that future completes on its own.
+func TestCancelWhileRunningReachesTheNextAwaitAtOnce(t *testing.T) {
+	l := newLoop(t)
+	var self *task.Task[int]
+	self = task.Spawn(l, func(y task.Yield) (int, error) {
+		self.Cancel()
+		return 0, task.Sleep(y, time.Hour)
+	})
+	runUntilDone(t, l, self)
+	if !self.Cancelled() {
+		t.Fatalf("a task that cancelled itself, then slept: %v", self.Err())
+	}
+
+	// The awaited task cancels its awaiter, then waits on an Event never
+	// set: the cancellation goes down to it, and both end.
+	var outer, inner *task.Task[int]
+	var never task.Event
+	inner = task.Spawn(l, func(y task.Yield) (int, error) {
+		if err := task.Pause(y); err != nil { // let outer start awaiting
+			return 0, err
+		}
+		outer.Cancel()
+		return 0, never.Wait(y)
+	})
+	outer = task.Spawn(l, func(y task.Yield) (int, error) { return task.Await[int](y, inner) })
+	runUntilDone(t, l, outer)
+	if !outer.Cancelled() || !inner.Cancelled() {
+		t.Fatalf("outer cancelled %v (%v), inner cancelled %v (%v)", outer.Cancelled(), outer.Err(), inner.Cancelled(), inner.Err())
+	}
+}

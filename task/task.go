@@ -130,6 +130,13 @@ func (t *Task[T]) step() {
 		t.loop.CallSoon(t.step)
 		return
 	}
+	if t.cancelPending && w.Cancel() {
+		// Cancel came while the body ran: it reaches this Await now, by
+		// cancelling what it awaits (asyncio's __step does the same), not
+		// when that completes on its own. A future that cannot be
+		// cancelled leaves it pending for the next resume.
+		t.cancelPending = false
+	}
 	t.waiting = w
 	w.OnDone(t.wakeup)
 }
@@ -208,8 +215,11 @@ func (t *Task[T]) stopOnClose() {
 // Cancel asks the task to stop. The Await it is suspended in returns an
 // error matching future.ErrCancelled (if it awaits another task, that task
 // is cancelled too); the body may clean up and return it, or handle it and
-// go on. A task cancelled before its first step never runs its body.
-// Cancel reports false if the task is already done.
+// go on. Called while the body runs (a task cancelling itself, or being
+// cancelled by a task it awaits), Cancel reaches the body's next Await at
+// once: the future awaited there is cancelled. A task cancelled before its
+// first step never runs its body. Cancel reports false if the task is
+// already done.
 func (t *Task[T]) Cancel() bool {
 	if t.result.Done() {
 		return false
