@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"loopkit/future"
 	"loopkit/task"
 )
 
@@ -71,5 +72,24 @@ func TestCancelWhileRunningReachesTheNextAwaitAtOnce(t *testing.T) {
 	runUntilDone(t, l, outer)
 	if !outer.Cancelled() || !inner.Cancelled() {
 		t.Fatalf("outer cancelled %v (%v), inner cancelled %v (%v)", outer.Cancelled(), outer.Err(), inner.Cancelled(), inner.Err())
+	}
+}
+
+// asyncio's rule: a body that returns normally while a cancellation is
+// still pending — it never reached an Await that could have told it —
+// leaves its task cancelled. One that was told and handled it does not
+// (TestBodyMayHandleCancellation).
+func TestReturningWithACancellationPendingEndsCancelled(t *testing.T) {
+	l := newLoop(t)
+	var self *task.Task[int]
+	self = task.Spawn(l, func(y task.Yield) (int, error) {
+		if !self.Cancel() {
+			t.Error("Cancel of a running task returned false")
+		}
+		return 1, nil
+	})
+	runUntilDone(t, l, self)
+	if v, err := self.Result(); !self.Cancelled() || !errors.Is(err, future.ErrCancelled) {
+		t.Fatalf("a task that cancelled itself and returned (1, nil): (%v, %v), cancelled %v", v, err, self.Cancelled())
 	}
 }

@@ -184,7 +184,10 @@ func (t *Task[T]) run(yield func(future.Waitable) bool) {
 
 // finish completes the task's future. A body that returns a cancellation
 // error leaves its task cancelled, as a CancelledError escaping an asyncio
-// coroutine does.
+// coroutine does. So does a body that returns normally with a cancellation
+// still pending (asyncio's rule too): Cancel said yes, and a body that was
+// never told cannot have chosen to carry on. Its value is dropped. A body
+// that returns another error keeps it: that says more than "cancelled".
 func (t *Task[T]) finish(v T, err error) {
 	t.unregister()
 	if t.stop != nil {
@@ -195,6 +198,8 @@ func (t *Task[T]) finish(v T, err error) {
 		t.result.Cancel()
 	case err != nil:
 		t.result.SetError(err)
+	case t.cancelPending:
+		t.result.Cancel()
 	default:
 		t.result.SetResult(v)
 	}
@@ -218,8 +223,9 @@ func (t *Task[T]) stopOnClose() {
 // go on. Called while the body runs (a task cancelling itself, or being
 // cancelled by a task it awaits), Cancel reaches the body's next Await at
 // once: the future awaited there is cancelled. A task cancelled before its
-// first step never runs its body. Cancel reports false if the task is
-// already done.
+// first step never runs its body, and one whose body returns before it
+// was told ends cancelled all the same (asyncio's rule; see finish).
+// Cancel reports false if the task is already done.
 func (t *Task[T]) Cancel() bool {
 	if t.result.Done() {
 		return false
