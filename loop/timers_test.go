@@ -98,24 +98,6 @@ func cpuTime(t *testing.T) time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// A signal that interrupts the wait (EINTR) must neither break the loop nor
-// make a timer fire early.
-func TestSignalsDuringWaitDoNotBreakTheLoop(t *testing.T) {
-	eachPoller(t, func(t *testing.T, l *loop.Loop) {
-		stopSignals := sendSignalsFor(t, 200*time.Millisecond)
-		defer stopSignals()
-		start := l.Time()
-		var firedAt time.Duration
-		l.CallLater(300*time.Millisecond, func() { firedAt = l.Time() - start; l.Stop() })
-		if err := l.Run(); err != nil {
-			t.Fatalf("loop broke on a signal: %v", err)
-		}
-		if firedAt < 300*time.Millisecond {
-			t.Fatalf("timer fired early, after %v", firedAt)
-		}
-	})
-}
-
 // Two timers due in the same turn: the first cancels the second, which
 // must then not run, although it was already taken from the heap.
 func TestCancellingADueTimerInTheSameTurn(t *testing.T) {

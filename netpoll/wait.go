@@ -15,6 +15,11 @@ import (
 // wake-up every eleven and a half days.
 const maxWait = 1e6 * time.Second
 
+// waitStarting, when a test sets it, hears the timeout of every wait
+// system call: the first, and each restart after EINTR. It is nil
+// otherwise (one nil check per Wait).
+var waitStarting func(left time.Duration)
+
 // retryOnEINTR runs a waiting system call again when a signal interrupts
 // it, with the time that is left of the original timeout, so a signal can
 // neither end a wait early nor stretch it.
@@ -26,6 +31,9 @@ func retryOnEINTR(timeout time.Duration, wait func(left time.Duration) error) er
 	}
 	left := timeout
 	for {
+		if waitStarting != nil {
+			waitStarting(left)
+		}
 		err := wait(left)
 		if !errors.Is(err, unix.EINTR) {
 			return err
