@@ -150,3 +150,25 @@ func TestTimersAtTheEndsOfTheClockDoNotOverflow(t *testing.T) {
 		}
 	})
 }
+
+// Timers with the very same deadline fire in the order they were set
+// (the heap alone is not stable: the sequence number breaks the tie).
+func TestEqualDeadlinesFireInSchedulingOrder(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		when := l.Time() + 5*time.Millisecond
+		var got []int
+		for i := range 50 {
+			l.CallAt(when, func() { got = append(got, i) })
+			l.CallAt(when+time.Duration(50-i)*time.Microsecond, func() {}) // stir the heap
+		}
+		l.CallAt(when+time.Millisecond, l.Stop)
+		guard := time.AfterFunc(5*time.Second, func() { t.Error("hung"); l.CallSoonThreadsafe(l.Stop) })
+		defer guard.Stop()
+		if err := l.Run(); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 50 || !slices.IsSorted(got) {
+			t.Fatalf("timers with one deadline fired in the order %v", got)
+		}
+	})
+}
