@@ -93,3 +93,83 @@ func TestReturningWithACancellationPendingEndsCancelled(t *testing.T) {
 		t.Fatalf("a task that cancelled itself and returned (1, nil): (%v, %v), cancelled %v", v, err, self.Cancelled())
 	}
 }
+
+// Cancelling a task blocked in Gather or GatherFailFast cancels the
+// children, and Gather returns only once they have all finished, so no
+// child outlives the call.
+func TestACancelledGatherCancelsItsChildren(t *testing.T) {
+	gathers := map[string]func(task.Yield, ...future.Awaitable[int]) error{
+		"Gather": func(y task.Yield, fs ...future.Awaitable[int]) error {
+			_, err := task.Gather(y, fs...)
+			return err
+		},
+		"GatherFailFast": func(y task.Yield, fs ...future.Awaitable[int]) error {
+			_, err := task.GatherFailFast(y, fs...)
+			return err
+		},
+	}
+	for name, gather := range gathers {
+		t.Run(name, func(t *testing.T) {
+			l := newLoop(t)
+			var children []*task.Task[int]
+			finished := 0
+			parent := task.Spawn(l, func(y task.Yield) (int, error) {
+				var fs []future.Awaitable[int]
+				for range 3 {
+					child := task.Spawn(l, func(y task.Yield) (int, error) {
+						defer func() { finished++ }()
+						return 0, task.Sleep(y, time.Hour)
+					})
+					children = append(children, child)
+					fs = append(fs, child)
+				}
+				err := gather(y, fs...)
+				if finished != 3 {
+					t.Errorf("%s returned with %d of 3 children finished", name, finished)
+				}
+				return 0, err
+			})
+			l.CallLater(5*time.Millisecond, func() { parent.Cancel() })
+			runUntilDone(t, l, parent)
+			if !parent.Cancelled() {
+				t.Errorf("the parent ended with %v, not cancelled", parent.Err())
+			}
+			for i, c := range children {
+				if !c.Cancelled() {
+					t.Errorf("child %d ended with %v, not cancelled", i, c.Err())
+				}
+			}
+		})
+	}
+}
+
+// Cancelling twice is safe: two Cancels before the body resumes reach it
+// as one cancellation (the body that handles it is not cancelled again at
+// its next Await), and a Cancel of a finished task changes nothing.
+func TestCancellingTwiceIsSafe(t *testing.T) {
+	l := newLoop(t)
+	seen := 0
+	tk := task.Spawn(l, func(y task.Yield) (string, error) {
+		if err := task.Sleep(y, time.Hour); errors.Is(err, future.ErrCancelled) {
+			seen++
+		}
+		if err := task.Sleep(y, time.Millisecond); err != nil {
+			return "", err
+		}
+		return "carried on", nil
+	})
+	l.CallLater(5*time.Millisecond, func() {
+		first := tk.Cancel()
+		second := tk.Cancel()
+		if !first || !second {
+			t.Errorf("Cancel of a pending task returned %v, then %v; want true twice", first, second)
+		}
+	})
+	runUntilDone(t, l, tk)
+	if v, err := tk.Result(); v != "carried on" || err != nil || seen != 1 {
+		t.Fatalf("after two Cancels: %q, %v; cancellations seen: %d, want 1", v, err, seen)
+	}
+	if tk.Cancel() || tk.Cancelled() {
+		t.Fatal("Cancel of a finished task returned true, or changed it")
+	}
+}
