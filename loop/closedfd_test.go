@@ -32,9 +32,7 @@ func TestFDClosedWhileWatchedIsReportedAndForgotten(t *testing.T) {
 		}
 		netpoll.Close(lfd) // the bug: no RemoveReader first
 		l.CallLater(20*time.Millisecond, l.Stop)
-		if err := l.Run(); err != nil {
-			t.Fatal(err)
-		}
+		run(t, l)
 		// poll(2) says at once that the fd is closed; epoll and kqueue say
 		// nothing until its number is used again, below.
 		if l.PollerName() == "poll" && len(reports) != 1 {

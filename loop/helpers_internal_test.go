@@ -49,19 +49,20 @@ func eachCountingPoller(t *testing.T, test func(t *testing.T, l *Loop, p *counti
 // runIdle runs the loop for d, with nothing else to do.
 func runIdle(t *testing.T, l *Loop, d time.Duration) {
 	t.Helper()
-	defer guard(t, l)()
+	defer guard(t, l, "the loop was never stopped")()
 	l.CallLater(d, l.Stop)
 	if err := l.Run(); err != nil {
 		t.Fatal(err)
 	}
 }
 
-// guard stops a Run that is still going after 5 s and fails the test, so
-// that a broken timer fails it instead of hanging it. Call the result
-// when the run is over.
-func guard(t *testing.T, l *Loop) (disarm func()) {
+// guard stops the loop and fails the test if the run is not over in 5 s,
+// so that a test of broken code fails instead of hanging. It is a timer
+// of the Go runtime, not of the loop, so it works when the loop's timers
+// are what broke. Call the result when the run is over.
+func guard(t *testing.T, l *Loop, what string) (disarm func()) {
 	g := time.AfterFunc(5*time.Second, func() {
-		t.Error("hung: the loop was still running after 5 s")
+		t.Error("hung after 5 s: " + what)
 		l.CallSoonThreadsafe(l.Stop)
 	})
 	return func() { g.Stop() }
@@ -71,8 +72,7 @@ func guard(t *testing.T, l *Loop) (disarm func()) {
 // hanging it.
 func await[T any](t *testing.T, l *Loop, f *future.Future[T]) T {
 	t.Helper()
-	guard := l.CallLater(5*time.Second, func() { t.Error("hung: the future was not done after 5 s"); l.Stop() })
-	defer guard.Cancel()
+	defer guard(t, l, "the future was never done")()
 	if err := l.RunUntilComplete(f); err != nil {
 		t.Fatal(err)
 	}

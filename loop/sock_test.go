@@ -231,9 +231,7 @@ func TestEventForClosedAndReusedFDIsDropped(t *testing.T) {
 				})
 			})
 		}
-		if err := l.Run(); err != nil {
-			t.Fatal(err)
-		}
+		run(t, l)
 		if !reused {
 			t.Skip("the kernel did not reuse the fd number; nothing to check")
 		}

@@ -33,7 +33,7 @@ func TestCancelledTimersDoNotWakeTheLoop(t *testing.T) {
 		}
 		fired := false
 		l.CallLater(80*time.Millisecond, func() { fired = true; l.Stop() })
-		defer guard(t, l)()
+		defer guard(t, l, "the live timer never fired")()
 		if err := l.Run(); err != nil {
 			t.Fatal(err)
 		}
