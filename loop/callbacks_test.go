@@ -18,9 +18,7 @@ func TestCallSoonRunsInFIFOOrder(t *testing.T) {
 			l.CallSoon(func() { got = append(got, i) })
 		}
 		l.CallSoon(l.Stop)
-		if err := l.Run(); err != nil {
-			t.Fatal(err)
-		}
+		run(t, l)
 		for i, v := range got {
 			if v != i {
 				t.Fatalf("callback %d ran in position %d: %v", v, i, got)
@@ -51,9 +49,7 @@ func TestSelfReschedulingCallbackCannotStarveIOOrTimers(t *testing.T) {
 			t.Fatal(err)
 		}
 		l.CallLater(50*time.Millisecond, l.Stop)
-		if err := l.Run(); err != nil {
-			t.Fatal(err)
-		}
+		run(t, l)
 		if timerAt < 0 || readAt < 0 {
 			t.Fatalf("starved: timer ran at spin %d, read at spin %d (spins: %d)", timerAt, readAt, spins)
 		}
@@ -87,11 +83,7 @@ func TestThreadsafeCallsFromManyGoroutinesEachRunOnce(t *testing.T) {
 				}
 			}()
 		}
-		guard := time.AfterFunc(20*time.Second, func() { l.CallSoonThreadsafe(l.Stop) })
-		defer guard.Stop()
-		if err := l.Run(); err != nil {
-			t.Fatal(err)
-		}
+		run(t, l)
 		wg.Wait()
 		for id, n := range ran {
 			if n != 1 {
@@ -109,9 +101,7 @@ func TestPanickingCallbackReachesHandlerAndLoopGoesOn(t *testing.T) {
 		l.CallSoon(explode)
 		l.CallSoon(func() { after = true })
 		l.CallSoon(l.Stop)
-		if err := l.Run(); err != nil {
-			t.Fatal(err)
-		}
+		run(t, l)
 		if len(caught) != 1 || fmt.Sprint(caught[0].Value) != "boom" {
 			t.Fatalf("handler got %v", caught)
 		}
@@ -133,8 +123,28 @@ func TestStopBeforeRunRunsOneIteration(t *testing.T) {
 		ran := false
 		l.CallSoon(func() { ran = true })
 		l.Stop()
-		if err := l.Run(); err != nil || !ran {
-			t.Fatalf("Run: %v; scheduled callback ran: %v", err, ran)
+		run(t, l)
+		if !ran {
+			t.Fatal("the callback scheduled before Stop and Run did not run")
+		}
+	})
+}
+
+// A RunUntilComplete stopped from outside must not leave its Stop behind
+// on the future: when that future completes during a later run, the later
+// run must go on until its own future is done.
+func TestRunUntilCompleteLeavesNoStopBehind(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		first := future.New[int](l)
+		l.CallLater(time.Millisecond, l.Stop)
+		if err := l.RunUntilComplete(first); err == nil {
+			t.Fatal("a run stopped before its future was done reported no error")
+		}
+		second := future.New[int](l)
+		l.CallLater(5*time.Millisecond, func() { first.SetResult(1) })
+		l.CallLater(30*time.Millisecond, func() { second.SetResult(2) })
+		if _, err := runFor(t, l, second); err != nil {
+			t.Fatalf("the second run: %v", err)
 		}
 	})
 }

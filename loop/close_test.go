@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -91,5 +92,39 @@ func TestUnknownPollerIsAClearError(t *testing.T) {
 	_, err := loop.New(&loop.Options{Poller: "select"})
 	if err == nil || !containsAll(err.Error(), `"select"`, "poll") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// Close waits for the executor's goroutines: a job still running when
+// Close is called (here one that takes a moment to notice its context)
+// has returned by the time Close does.
+func TestCloseWaitsForExecutorJobs(t *testing.T) {
+	for _, name := range netpoll.Available() {
+		t.Run(name, func(t *testing.T) {
+			l, err := loop.New(&loop.Options{Poller: name})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var returned atomic.Bool
+			started := make(chan struct{})
+			loop.RunInExecutor(l, func(ctx context.Context) (int, error) {
+				close(started)
+				<-ctx.Done()
+				time.Sleep(20 * time.Millisecond) // cleaning up
+				returned.Store(true)
+				return 0, ctx.Err()
+			})
+			select {
+			case <-started:
+			case <-time.After(10 * time.Second):
+				t.Fatal("hung: the executor job never started")
+			}
+			if err := l.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if !returned.Load() {
+				t.Fatal("Close returned while an executor job was still running")
+			}
+		})
 	}
 }

@@ -30,12 +30,33 @@ func eachPoller(t *testing.T, test func(t *testing.T, l *loop.Loop)) {
 // more than a generous bound (a hang, not a measurement).
 func runFor[T any](t *testing.T, l *loop.Loop, f *future.Future[T]) (T, error) {
 	t.Helper()
-	guard := l.CallLater(10*time.Second, func() { t.Error("hung: the future never completed"); l.Stop() })
+	defer guard(t, l, "the future never completed")()
 	if err := l.RunUntilComplete(f); err != nil {
 		t.Fatal(err)
 	}
-	guard.Cancel()
 	return f.Result()
+}
+
+// run runs the loop until something stops it, failing the test if that
+// takes more than a generous bound.
+func run(t *testing.T, l *loop.Loop) {
+	t.Helper()
+	defer guard(t, l, "the loop was never stopped")()
+	if err := l.Run(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// guard stops the loop and fails the test if the run is not over in 10 s,
+// so that a test of broken code fails with a message instead of hanging.
+// It is a timer of the Go runtime, not of the loop: it works when the
+// loop's own timers are what broke. Call the result when the run is over.
+func guard(t *testing.T, l *loop.Loop, what string) (disarm func()) {
+	g := time.AfterFunc(10*time.Second, func() {
+		t.Error("hung after 10 s: " + what)
+		l.CallSoonThreadsafe(l.Stop)
+	})
+	return func() { g.Stop() }
 }
 
 var loopback = netip.MustParseAddrPort("127.0.0.1:0")

@@ -31,7 +31,6 @@ package loop
 import (
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"loopkit/netpoll"
@@ -52,27 +51,27 @@ type Loop struct {
 	poller netpoll.Poller
 	start  time.Time
 
-	ready, running []func() // double buffer: see runReady
-	timers         timerHeap
-	timerSeq       uint64
-	cancelled      int // cancelled timers still in the heap
+	// CallSoon appends to ready; runReady runs batch, the callbacks that
+	// were ready when the turn began. The two slices swap every turn.
+	ready, batch    []func()
+	timers          timerHeap
+	timerSeq        uint64
+	cancelledTimers int // cancelled timers still in the heap
 
 	watches map[int]*watch
 	gen     uint32
 
-	tsMu     sync.Mutex
-	tsQueue  []func()
-	tsClosed bool
+	inbox inbox // callbacks posted by other goroutines (threadsafe.go)
 
 	executor executor
 
 	closeHooks map[uint64]func()
 	hookSeq    uint64
 
-	busyTurns int // turns since the last poll; see runOnce
+	pollsSkipped int // busy turns in a row that skipped the poll; see runOnce
 
 	onPanic  func(PanicInfo)
-	isActive bool // inside Run
+	inRun    bool // Run is on the stack
 	stopping bool
 	closed   bool
 }
@@ -128,11 +127,11 @@ func (l *Loop) Run() error {
 	switch {
 	case l.closed:
 		return ErrClosed
-	case l.isActive:
+	case l.inRun:
 		return errors.New("loop: Run called while the loop is running")
 	}
-	l.isActive = true
-	defer func() { l.isActive, l.stopping = false, false }()
+	l.inRun = true
+	defer func() { l.inRun, l.stopping = false, false }()
 	for {
 		if err := l.runOnce(); err != nil {
 			return err
@@ -154,7 +153,16 @@ type Waitable interface {
 // chapter's run_until_complete, which works for a Task because a Task is a
 // Future. Read the outcome from w itself.
 func (l *Loop) RunUntilComplete(w Waitable) error {
-	w.OnDone(l.Stop)
+	// A future cannot take a callback back, so the Stop given to w is
+	// disarmed when this run ends: if the run is stopped by something else
+	// first, w completing later must not stop a later run.
+	armed := true
+	defer func() { armed = false }()
+	w.OnDone(func() {
+		if armed {
+			l.Stop()
+		}
+	})
 	if err := l.Run(); err != nil {
 		return err
 	}
@@ -164,58 +172,67 @@ func (l *Loop) RunUntilComplete(w Waitable) error {
 	return nil
 }
 
+// runOnce is one iteration: the five steps of the package comment.
 func (l *Loop) runOnce() error {
-	timeout := l.timeout()
-	if timeout == 0 && l.busyTurns < skipPollsWhileBusy {
+	// 1. How long the wait may sleep. A cancelled timer at the top of the
+	// heap would cut it short for nothing, so it is dropped first.
+	l.dropCancelledHead()
+	timeout := l.waitTimeout()
+
+	// 2 and 3. Wait for I/O, then run the callbacks of the ready fds.
+	if timeout != 0 || l.pollsSkipped == skipPollsWhileBusy {
+		l.pollsSkipped = 0
+		events, err := l.poller.Wait(timeout)
+		if err != nil {
+			return fmt.Errorf("loop: waiting for I/O: %w", err)
+		}
+		l.dispatch(events)
+	} else {
 		// Callbacks are waiting, so this poll could not sleep anyway, and
 		// a zero-timeout poll is a system call all the same. When the loop
 		// is busy it polls every few turns instead of every turn: I/O is
 		// still never starved, and a chain of Awaits (one turn each) stops
 		// paying a system call per link. (Tokio polls its I/O driver every
 		// 61 tasks for the same reason.)
-		l.busyTurns++
-	} else {
-		l.busyTurns = 0
-		events, err := l.poller.Wait(timeout)
-		if err != nil {
-			return fmt.Errorf("loop: waiting for I/O: %w", err)
-		}
-		l.dispatch(events)
+		l.pollsSkipped++
 	}
-	now := l.Time()
-	for len(l.timers) > 0 && l.timers[0].when <= now {
-		t := l.popTimer()
-		if !t.cancelled {
-			l.ready = append(l.ready, t.run)
-		}
-	}
-	l.takeThreadsafe()
+
+	// 4. Due timers and callbacks posted by other goroutines join the
+	// ready queue.
+	l.readyDueTimers()
+	l.takePosted()
+
+	// 5. Run what is ready now; what that schedules waits for the next turn.
 	l.runReady()
 	return nil
 }
 
-// timeout is how long the next Wait may sleep.
-func (l *Loop) timeout() time.Duration {
-	if len(l.ready) > 0 || l.stopping || l.threadsafePending() {
+// waitTimeout is how long the next Wait may sleep: 0 if anything is ready
+// to run, the time until the nearest timer, or -1 (no timer: until I/O or
+// a wake-up). It only looks; runOnce drops cancelled timers first.
+func (l *Loop) waitTimeout() time.Duration {
+	if len(l.ready) > 0 || l.stopping || l.postsWaiting() {
 		return 0
 	}
-	l.dropCancelledHead()
 	if len(l.timers) == 0 {
 		return -1
 	}
-	if d := l.timers[0].when - l.Time(); d > 0 {
-		return d
+	// Compare before subtracting: a deadline far in the past minus now
+	// would wrap round to a wait of centuries.
+	when, now := l.timers[0].when, l.Time()
+	if when <= now {
+		return 0
 	}
-	return 0
+	return when - now
 }
 
 // runReady runs the callbacks that are ready now. CallSoon appends to a
 // fresh slice meanwhile, so what they schedule runs next iteration.
 func (l *Loop) runReady() {
-	l.running, l.ready = l.ready, l.running[:0]
-	for i, fn := range l.running {
-		l.protect(fn)
-		l.running[i] = nil // let the closure be collected
+	l.batch, l.ready = l.ready, l.batch[:0]
+	for i, fn := range l.batch {
+		l.runCallback(fn)
+		l.batch[i] = nil // let the closure be collected
 	}
 }
 
@@ -235,27 +252,42 @@ func (l *Loop) OnClose(fn func()) (unregister func()) {
 // goroutines, and closes the poller. Callbacks still queued are dropped.
 // Close must not be called while Run is active.
 func (l *Loop) Close() error {
-	if l.isActive {
+	if l.inRun {
 		return errors.New("loop: Close called while the loop is running")
 	}
 	if l.closed {
 		return nil
 	}
 	l.closed = true
-	l.tsMu.Lock()
-	l.tsClosed, l.tsQueue = true, nil
-	l.tsMu.Unlock()
+	// The steps are in this order because each may still need what the
+	// later ones take away.
+	//
+	// 1. Close the inbox: from now on other goroutines' posts (executor
+	// results among them) fail with ErrClosed instead of queueing
+	// callbacks that would never run; and a post already under way has
+	// finished waking the poller, which step 5 closes.
+	l.inbox.close()
+	// 2. Run the hooks while the sockets and the poller still work: a task
+	// being stopped runs its body's defers, which may SockClose a socket.
+	// A hook may register another (a deferred Spawn, say), and a range over
+	// a map may or may not visit keys added during it: hence the outer
+	// loop, which goes round until no hook is left.
 	for len(l.closeHooks) > 0 {
 		for id, fn := range l.closeHooks {
 			delete(l.closeHooks, id)
-			l.protect(fn)
+			l.runCallback(fn)
 		}
 	}
+	// 3. Fail the socket operations still pending, and close the sockets
+	// the loop owns.
 	err := l.closeWatches()
+	// 4. Wait for the executor's goroutines, so a closed loop leaves none
+	// behind (their results have nowhere to go since step 1).
 	l.executor.shutdown()
+	// 5. Last, the poller, which every step above may still have used.
 	if perr := l.poller.Close(); err == nil {
 		err = perr
 	}
-	l.ready, l.running, l.timers = nil, nil, nil
+	l.ready, l.batch, l.timers = nil, nil, nil
 	return err
 }

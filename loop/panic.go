@@ -6,18 +6,35 @@ import (
 	"runtime/debug"
 )
 
-// PanicInfo describes a callback that panicked.
+// PanicInfo describes a callback that panicked, or a misuse of the loop
+// that the loop caught outside any callback (an fd closed while watched):
+// then Value is an error that says what, and names the fd.
 type PanicInfo struct {
 	Value any    // what was passed to panic
 	Stack []byte // the panicking goroutine's stack, taken inside recover
 }
 
 func (p PanicInfo) String() string {
+	if _, ok := p.Value.(misuse); ok {
+		return fmt.Sprintf("%v\n%s", p.Value, p.Stack)
+	}
 	return fmt.Sprintf("loop: callback panicked: %v\n%s", p.Value, p.Stack)
 }
 
-// SetPanicHandler replaces the handler that hears of panicking callbacks
-// (asyncio's exception handler). The default prints to stderr. Either way
+// misuse is the Value of a PanicInfo that reports a caller's bug rather
+// than a panic.
+type misuse struct{ error }
+
+// reportMisuse tells the panic handler about a caller's bug that the loop
+// found by itself. The stack is the loop's, where it noticed: the caller's
+// mistake (a close) happened earlier, elsewhere.
+func (l *Loop) reportMisuse(err error) {
+	l.onPanic(PanicInfo{Value: misuse{err}, Stack: debug.Stack()})
+}
+
+// SetPanicHandler replaces the handler that hears of panicking callbacks,
+// and of misuse the loop catches (asyncio's exception handler). The
+// default prints to stderr. Either way
 // the loop goes on with the next callback: one bad callback must not take
 // every other connection down with it.
 func (l *Loop) SetPanicHandler(h func(PanicInfo)) {
@@ -31,8 +48,9 @@ func defaultPanicHandler(p PanicInfo) {
 	fmt.Fprintln(os.Stderr, p.String())
 }
 
-// protect runs fn and turns a panic into a call to the panic handler.
-func (l *Loop) protect(fn func()) {
+// runCallback runs one callback for the loop. A panic in it goes to the
+// panic handler, and runCallback returns normally: the loop goes on.
+func (l *Loop) runCallback(fn func()) {
 	defer func() {
 		if v := recover(); v != nil {
 			l.onPanic(PanicInfo{Value: v, Stack: debug.Stack()})

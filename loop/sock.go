@@ -52,7 +52,7 @@ func (l *Loop) SockConnect(ap netip.AddrPort) *future.Future[int] {
 	}
 	// EINPROGRESS: the socket becomes writable when the handshake ends,
 	// either way. Only SO_ERROR says which way.
-	w.sendOp = f
+	w.writeOp = f
 	f.OnDone(func() {
 		if f.Cancelled() && l.watches[fd] == w {
 			l.SockClose(fd) // nobody will ever receive this socket
@@ -60,7 +60,7 @@ func (l *Loop) SockConnect(ap netip.AddrPort) *future.Future[int] {
 	})
 	err = l.AddWriter(fd, func() {
 		l.RemoveWriter(fd)
-		w.sendOp = nil
+		w.writeOp = nil
 		if f.Done() { // cancelled by the caller meanwhile
 			return
 		}
@@ -72,7 +72,7 @@ func (l *Loop) SockConnect(ap netip.AddrPort) *future.Future[int] {
 		f.SetResult(fd)
 	})
 	if err != nil {
-		w.sendOp = nil // so that SockClose does not fail f before we do
+		w.writeOp = nil // so that SockClose does not fail f before we do
 		l.SockClose(fd)
 		f.SetError(err)
 	}
@@ -143,7 +143,7 @@ func readWhenReady[T any](l *Loop, fd int, f *future.Future[T], attempt func() (
 	f.OnDone(func() {
 		// A cancelled operation stops watching at once, rather than at
 		// the next readiness.
-		if f.Cancelled() && w.readOp == failer(f) {
+		if f.Cancelled() && w.readOp == pendingOp(f) {
 			w.readOp = nil
 			l.RemoveReader(fd)
 		}
@@ -174,7 +174,7 @@ func readWhenReady[T any](l *Loop, fd int, f *future.Future[T], attempt func() (
 func (l *Loop) SockSendAll(fd int, data []byte) *future.Future[int] {
 	f := future.New[int](l)
 	w, err := l.ownedWatch(fd)
-	if err == nil && w.sendOp != nil && !w.sendOp.Done() {
+	if err == nil && w.writeOp != nil && !w.writeOp.Done() {
 		err = fmt.Errorf("loop: fd %d already has a send or connect pending", fd)
 	}
 	if err != nil {
@@ -201,15 +201,15 @@ func (l *Loop) SockSendAll(fd int, data []byte) *future.Future[int] {
 	if send() { // usually the buffer has room: no wait, no extra system call
 		return f
 	}
-	w.sendOp = f
+	w.writeOp = f
 	err = l.AddWriter(fd, func() {
 		if f.Done() || send() {
-			w.sendOp = nil
+			w.writeOp = nil
 			l.RemoveWriter(fd)
 		}
 	})
 	if err != nil {
-		w.sendOp = nil
+		w.writeOp = nil
 		f.SetError(err)
 	}
 	return f

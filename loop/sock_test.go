@@ -231,9 +231,7 @@ func TestEventForClosedAndReusedFDIsDropped(t *testing.T) {
 				})
 			})
 		}
-		if err := l.Run(); err != nil {
-			t.Fatal(err)
-		}
+		run(t, l)
 		if !reused {
 			t.Skip("the kernel did not reuse the fd number; nothing to check")
 		}
@@ -246,8 +244,7 @@ func TestEventForClosedAndReusedFDIsDropped(t *testing.T) {
 	})
 }
 
-// A cancelled connect closes the socket it opened; a cancelled recv stops
-// watching, and the next recv on the socket works.
+// After a cancelled recv, the next recv on the socket works.
 func TestCancelledOperationsCleanUp(t *testing.T) {
 	eachPoller(t, func(t *testing.T, l *loop.Loop) {
 		client, server := socketPair(t, l)
@@ -258,6 +255,31 @@ func TestCancelledOperationsCleanUp(t *testing.T) {
 		n, err := runFor(t, l, l.SockRecv(client, buf))
 		if err != nil || string(buf[:n]) != "after" {
 			t.Fatalf("recv after a cancelled recv: %q, %v", buf[:n], err)
+		}
+	})
+}
+
+// A connect cancelled before it completes closes the socket it opened:
+// nobody will ever be given that fd to close.
+func TestACancelledConnectClosesItsSocket(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		lfd, addr, err := l.Listen(loopback)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.SockClose(lfd)
+		before := openFDs(t)
+		f := l.SockConnect(addr)
+		if !f.Cancel() {
+			fd, _ := f.Result()
+			l.SockClose(fd)
+			t.Skip("the connect completed at once; there was nothing to cancel")
+		}
+		done := future.New[bool](l)
+		l.CallLater(time.Millisecond, func() { done.SetResult(true) })
+		runFor(t, l, done) // the cancellation's callbacks run
+		if after := openFDs(t); after != before {
+			t.Fatalf("open fds: %d before the connect, %d after it was cancelled", before, after)
 		}
 	})
 }

@@ -1,34 +1,60 @@
 package loop
 
+import "sync"
+
+// inbox holds the callbacks that other goroutines post, under its own lock:
+// it is the one part of a loop shared between goroutines.
+type inbox struct {
+	mu     sync.Mutex
+	fns    []func()
+	closed bool // set by Close; posts fail with ErrClosed from then on
+}
+
 // CallSoonThreadsafe schedules fn from any goroutine and wakes the loop if
 // it is waiting (asyncio's call_soon_threadsafe, which writes a byte to a
 // socketpair; netpoll writes to an eventfd or a pipe). It returns ErrClosed
 // on a closed loop, and any error of the wake-up itself: a lost wake-up
 // would leave fn waiting until some unrelated event came along.
+//
+// The wake-up happens under the inbox lock. Close takes that lock to close
+// the inbox before it closes the poller, so it waits for a wake-up under
+// way; woken after the unlock, a post racing with Close could write to a
+// closed descriptor, or to an unrelated one that was given its number.
+// Holding the lock costs little: Wake is non-blocking and, deduplicated,
+// makes a system call only for the first post after each drain.
 func (l *Loop) CallSoonThreadsafe(fn func()) error {
-	l.tsMu.Lock()
-	if l.tsClosed {
-		l.tsMu.Unlock()
+	l.inbox.mu.Lock()
+	defer l.inbox.mu.Unlock()
+	if l.inbox.closed {
 		return ErrClosed
 	}
-	l.tsQueue = append(l.tsQueue, fn)
-	l.tsMu.Unlock()
+	l.inbox.fns = append(l.inbox.fns, fn)
 	return l.poller.Wake()
 }
 
-func (l *Loop) threadsafePending() bool {
-	l.tsMu.Lock()
-	defer l.tsMu.Unlock()
-	return len(l.tsQueue) > 0
+// postsWaiting reports whether other goroutines have posted callbacks that
+// takePosted has not taken yet.
+func (l *Loop) postsWaiting() bool {
+	l.inbox.mu.Lock()
+	defer l.inbox.mu.Unlock()
+	return len(l.inbox.fns) > 0
 }
 
-// takeThreadsafe moves callbacks posted by other goroutines to the ready
+// takePosted moves callbacks posted by other goroutines to the ready
 // queue. It runs after the poller drained its wake-up, so a post that raced
 // with the drain is either taken here or has woken the poller again.
-func (l *Loop) takeThreadsafe() {
-	l.tsMu.Lock()
-	q := l.tsQueue
-	l.tsQueue = nil
-	l.tsMu.Unlock()
-	l.ready = append(l.ready, q...)
+func (l *Loop) takePosted() {
+	l.inbox.mu.Lock()
+	fns := l.inbox.fns
+	l.inbox.fns = nil
+	l.inbox.mu.Unlock()
+	l.ready = append(l.ready, fns...)
+}
+
+// close makes every later post fail with ErrClosed and drops what was
+// posted and not yet taken.
+func (b *inbox) close() {
+	b.mu.Lock()
+	b.closed, b.fns = true, nil
+	b.mu.Unlock()
 }

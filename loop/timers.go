@@ -2,6 +2,7 @@ package loop
 
 import (
 	"container/heap"
+	"math"
 	"time"
 )
 
@@ -37,10 +38,10 @@ func (t *Timer) Cancel() bool {
 		return true // already out of the heap, waiting in the ready queue
 	}
 	l := t.loop
-	l.cancelled++
+	l.cancelledTimers++
 	// Rebuild when cancelled timers are over half of a large heap, so a
 	// program that sets and cancels millions of timeouts stays bounded.
-	if l.cancelled > 100 && 2*l.cancelled > len(l.timers) {
+	if l.cancelledTimers > 100 && 2*l.cancelledTimers > len(l.timers) {
 		l.rebuildTimers()
 	}
 	return true
@@ -57,9 +58,16 @@ func (t *Timer) run() {
 	fn()
 }
 
-// CallLater runs fn after d (at the earliest: the loop may be busy).
+// CallLater runs fn after d (at the earliest: the loop may be busy). A d
+// too large for the clock means "never": the deadline stops at the
+// clock's end instead of wrapping round into the past.
 func (l *Loop) CallLater(d time.Duration, fn func()) *Timer {
-	return l.CallAt(l.Time()+d, fn)
+	now := l.Time()
+	when := now + d
+	if d > 0 && when < now {
+		when = math.MaxInt64
+	}
+	return l.CallAt(when, fn)
 }
 
 // CallAt runs fn when the loop's clock reaches when.
@@ -73,9 +81,20 @@ func (l *Loop) CallAt(when time.Duration, fn func()) *Timer {
 func (l *Loop) popTimer() *Timer {
 	t := heap.Pop(&l.timers).(*Timer)
 	if t.cancelled {
-		l.cancelled--
+		l.cancelledTimers--
 	}
 	return t
+}
+
+// readyDueTimers moves the timers whose time has come to the ready queue,
+// in deadline order. A cancelled one is dropped on the way.
+func (l *Loop) readyDueTimers() {
+	now := l.Time()
+	for len(l.timers) > 0 && l.timers[0].when <= now {
+		if t := l.popTimer(); !t.cancelled {
+			l.ready = append(l.ready, t.run)
+		}
+	}
 }
 
 // dropCancelledHead pops cancelled timers off the top, so the next wait is
@@ -100,7 +119,7 @@ func (l *Loop) rebuildTimers() {
 		l.timers[i] = nil
 	}
 	l.timers = live
-	l.cancelled = 0
+	l.cancelledTimers = 0
 	heap.Init(&l.timers)
 }
 

@@ -1,13 +1,14 @@
 package loop
 
 import (
+	"errors"
 	"fmt"
 
 	"loopkit/netpoll"
 )
 
 // watch is the loop's record of one file descriptor: the callbacks waiting
-// for it, what the kernel was told, and, for sockets the loop itself
+// for it, what the poller was told, and, for sockets the loop itself
 // created, the operations pending on it.
 type watch struct {
 	fd     int
@@ -15,13 +16,17 @@ type watch struct {
 	owned  bool   // the loop created the fd and closes it in SockClose/Close
 	reader func()
 	writer func()
-	kernel netpoll.Interest // the interest last given to the poller
-	readOp failer           // pending SockRecv / SockAccept
-	sendOp failer           // pending SockSendAll / SockConnect
+	// registered is the interest the poller was last given (0: the fd is
+	// not registered). It can differ from what the callbacks want only
+	// inside updateInterest.
+	registered netpoll.Interest
+	readOp     pendingOp // a SockRecv or SockAccept waiting for this fd
+	writeOp    pendingOp // a SockSendAll or SockConnect waiting for this fd
 }
 
-// failer is a pending future, whatever its type, that Close can fail.
-type failer interface {
+// pendingOp is the future of a pending socket operation, whatever its
+// result type: all that SockClose and Close need is to fail it.
+type pendingOp interface {
 	Done() bool
 	SetError(error)
 }
@@ -35,6 +40,11 @@ func (w *watch) token() netpoll.Token {
 }
 
 func (l *Loop) newWatch(fd int, owned bool) *watch {
+	if old := l.watches[fd]; old != nil {
+		// The kernel gave out this number again, so the fd the loop knew
+		// by it has been closed — without RemoveReader or SockClose.
+		l.forgetClosedFD(old)
+	}
 	l.gen++
 	if l.gen == 0 || l.gen == 1<<32-1 {
 		l.gen = 1 // 0 is never a live generation; all-ones is netpoll's own
@@ -47,7 +57,12 @@ func (l *Loop) newWatch(fd int, owned bool) *watch {
 // AddReader calls fn every time fd is readable, until RemoveReader. The fd
 // must be non-blocking, and pollable: a regular file is not (epoll refuses
 // it, which is why asyncio runs file I/O in a thread pool). Remove the
-// reader before closing an fd you own.
+// reader before closing an fd you own. An fd closed while watched is
+// reported to the panic handler, naming it, as soon as the loop can tell —
+// at the next wait with poll(2); with epoll and kqueue, which drop a closed
+// fd silently, when its number is next used (a new fd of the loop's, or
+// AddReader, AddWriter or a Remove on it) — and then forgotten: operations
+// pending on it fail, and it is never spun on.
 func (l *Loop) AddReader(fd int, fn func()) error {
 	return l.setCallback(fd, netpoll.Readable, fn)
 }
@@ -86,21 +101,36 @@ func (l *Loop) setCallback(fd int, which netpoll.Interest, fn func()) error {
 		}
 		w = l.newWatch(fd, false)
 	}
-	if which == netpoll.Readable {
-		w.reader = fn
-	} else {
-		w.writer = fn
-	}
-	err := l.updateInterest(w)
-	if err != nil {
-		if which == netpoll.Readable {
-			w.reader = nil
-		} else {
-			w.writer = nil
+	// Adding a callback always asks the poller, even when it only replaces
+	// one: with epoll and kqueue, that call is how the loop learns that fd
+	// was closed while watched, and that its number now belongs to the fd
+	// this call is for (without it, the new fd would never be registered).
+	err := l.setAndUpdate(w, which, fn, fn != nil)
+	if errors.Is(err, netpoll.ErrNotRegistered) {
+		l.forgetClosedFD(w)
+		if fn == nil {
+			return nil // the callback to remove is gone with its fd
 		}
+		w = l.newWatch(fd, false)
+		err = l.setAndUpdate(w, which, fn, false)
 	}
-	if w.kernel == 0 && !w.owned {
+	if w.registered == 0 && !w.owned && l.watches[fd] == w {
 		delete(l.watches, fd) // nothing left to remember about a caller's fd
+	}
+	return err
+}
+
+// setAndUpdate sets w's reader or writer to fn and tells the poller; if
+// that fails, the callback is left unset.
+func (l *Loop) setAndUpdate(w *watch, which netpoll.Interest, fn func(), reassert bool) error {
+	cb := &w.writer
+	if which == netpoll.Readable {
+		cb = &w.reader
+	}
+	*cb = fn
+	err := l.updateInterest(w, reassert)
+	if err != nil {
+		*cb = nil
 	}
 	return err
 }
@@ -108,7 +138,8 @@ func (l *Loop) setCallback(fd int, which netpoll.Interest, fn func()) error {
 // updateInterest tells the poller what the watch's callbacks want. It is
 // done at once; libuv batches such changes until the next poll, which saves
 // a system call when a reader is removed and re-added in one iteration.
-func (l *Loop) updateInterest(w *watch) error {
+// With reassert, an unchanged interest is given to the poller again.
+func (l *Loop) updateInterest(w *watch, reassert bool) error {
 	var want netpoll.Interest
 	if w.reader != nil {
 		want |= netpoll.Readable
@@ -118,9 +149,9 @@ func (l *Loop) updateInterest(w *watch) error {
 	}
 	var err error
 	switch {
-	case want == w.kernel:
+	case want == w.registered && (want == 0 || !reassert):
 		return nil
-	case w.kernel == 0:
+	case w.registered == 0:
 		err = l.poller.Register(w.fd, w.token(), want)
 	case want == 0:
 		// Deregister rather than register "nothing": epoll reports errors
@@ -133,7 +164,7 @@ func (l *Loop) updateInterest(w *watch) error {
 	if err != nil {
 		return fmt.Errorf("loop: watching fd %d: %w", w.fd, err)
 	}
-	w.kernel = want
+	w.registered = want
 	return nil
 }
 
@@ -147,11 +178,15 @@ func (l *Loop) dispatch(events []netpoll.Event) {
 		if w == nil || w.token() != ev.Token {
 			continue // stale: closed, or closed and reused
 		}
+		if ev.Ready == netpoll.Invalid {
+			l.forgetClosedFD(w) // poll(2) found fd closed, and has forgotten it
+			continue
+		}
 		if ev.Ready&netpoll.Readable != 0 && w.reader != nil {
-			l.protect(w.reader)
+			l.runCallback(w.reader)
 		}
 		if ev.Ready&netpoll.Writable != 0 && w.writer != nil && l.watches[fd] == w {
-			l.protect(w.writer)
+			l.runCallback(w.writer)
 		}
 	}
 }
@@ -172,16 +207,16 @@ func (l *Loop) closeWatches() error {
 // release fails w's pending operations with err, deregisters w, and closes
 // the fd if the loop owns it.
 func (l *Loop) release(w *watch, err error) error {
-	for _, op := range []failer{w.readOp, w.sendOp} {
+	for _, op := range []pendingOp{w.readOp, w.writeOp} {
 		if op != nil && !op.Done() {
 			op.SetError(err)
 		}
 	}
-	w.readOp, w.sendOp, w.reader, w.writer = nil, nil, nil, nil
+	w.readOp, w.writeOp, w.reader, w.writer = nil, nil, nil, nil
 	var first error
-	if w.kernel != 0 {
+	if w.registered != 0 {
 		first = l.poller.Deregister(w.fd)
-		w.kernel = 0
+		w.registered = 0
 	}
 	if w.owned {
 		if err := netpoll.Close(w.fd); err != nil && first == nil {
@@ -189,4 +224,22 @@ func (l *Loop) release(w *watch, err error) error {
 		}
 	}
 	return first
+}
+
+// forgetClosedFD drops the watch of an fd that was closed while the loop
+// watched it. That is the caller's bug, so the loop says so, naming the fd,
+// to the panic handler, and fails the operations pending on the fd with
+// the same words. The fd is not closed again: its number may be another
+// fd's by now.
+func (l *Loop) forgetClosedFD(w *watch) {
+	err := fmt.Errorf("loop: fd %d was closed while the loop watched it "+
+		"(RemoveReader/RemoveWriter, or SockClose, must come first); its callbacks are dropped", w.fd)
+	if l.watches[w.fd] == w {
+		delete(l.watches, w.fd)
+	}
+	w.owned = false
+	// release's Deregister finds the registration gone (ErrNotRegistered);
+	// it is made for the pollers that keep their own table of fds.
+	l.release(w, err)
+	l.reportMisuse(err)
 }

@@ -3,6 +3,7 @@
 package netpoll
 
 import (
+	"errors"
 	"os"
 	"time"
 
@@ -67,16 +68,28 @@ func (p *epoller) ctl(op, fd int, tok Token, in Interest) error {
 }
 
 func (p *epoller) Register(fd int, tok Token, in Interest) error {
-	return p.ctl(unix.EPOLL_CTL_ADD, fd, tok, in)
+	err := p.ctl(unix.EPOLL_CTL_ADD, fd, tok, in)
+	if errors.Is(err, unix.EEXIST) {
+		// epoll keys a registration by (open file, fd number) and drops it
+		// only when the file is closed. If fd was closed while registered
+		// but a duplicate kept the file open, and the number has come back
+		// to that file (dup2), the old registration is still here: make it
+		// the one asked for now.
+		return p.ctl(unix.EPOLL_CTL_MOD, fd, tok, in)
+	}
+	return err
 }
 
+// Modify and Deregister of an fd that was closed while registered fail
+// with EBADF, or ENOENT if its number belongs to a new file now: both mean
+// the registration is gone.
 func (p *epoller) Modify(fd int, tok Token, in Interest) error {
-	return p.ctl(unix.EPOLL_CTL_MOD, fd, tok, in)
+	return notRegisteredIfGone(fd, p.ctl(unix.EPOLL_CTL_MOD, fd, tok, in))
 }
 
 func (p *epoller) Deregister(fd int) error {
 	if err := unix.EpollCtl(p.epfd, unix.EPOLL_CTL_DEL, fd, nil); err != nil {
-		return os.NewSyscallError("epoll_ctl", err)
+		return notRegisteredIfGone(fd, os.NewSyscallError("epoll_ctl", err))
 	}
 	return nil
 }

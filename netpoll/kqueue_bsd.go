@@ -51,6 +51,10 @@ func openKqueue() (Poller, error) {
 func (p *kqueuer) Name() string { return "kqueue" }
 
 // apply turns the difference between two interests into kevent changes.
+// A filter kept from old to new is re-enabled rather than left alone:
+// EV_ENABLE on a filter the kernel dropped because the fd was closed fails
+// with ENOENT (EBADF if the number is free), so Modify notices an fd closed
+// while registered as epoll_ctl does, even when the interest is unchanged.
 func (p *kqueuer) apply(fd int, old, new Interest) error {
 	var ch [2]unix.Kevent_t
 	n := 0
@@ -59,10 +63,13 @@ func (p *kqueuer) apply(fd int, old, new Interest) error {
 		filter int
 	}{{Readable, unix.EVFILT_READ}, {Writable, unix.EVFILT_WRITE}} {
 		switch {
-		case new&f.in != 0 && old&f.in == 0:
+		case new&f.in != 0 && old&f.in != 0:
+			unix.SetKevent(&ch[n], fd, f.filter, unix.EV_ENABLE)
+			n++
+		case new&f.in != 0:
 			unix.SetKevent(&ch[n], fd, f.filter, unix.EV_ADD|unix.EV_ENABLE)
 			n++
-		case new&f.in == 0 && old&f.in != 0:
+		case old&f.in != 0:
 			unix.SetKevent(&ch[n], fd, f.filter, unix.EV_DELETE)
 			n++
 		}
@@ -90,22 +97,24 @@ func (p *kqueuer) Register(fd int, tok Token, in Interest) error {
 func (p *kqueuer) Modify(fd int, tok Token, in Interest) error {
 	r, ok := p.regs[fd]
 	if !ok {
-		return os.NewSyscallError("kevent", unix.ENOENT)
+		return notRegistered("kevent", fd, unix.ENOENT)
 	}
 	if err := p.apply(fd, r.in, in); err != nil {
-		return err
+		return notRegisteredIfGone(fd, err)
 	}
 	p.regs[fd] = kqReg{tok, in}
 	return nil
 }
 
+// Deregister forgets fd even if kevent fails: the kernel drops a closed
+// fd's filters by itself, and the error says so.
 func (p *kqueuer) Deregister(fd int) error {
 	r, ok := p.regs[fd]
 	if !ok {
-		return os.NewSyscallError("kevent", unix.ENOENT)
+		return notRegistered("kevent", fd, unix.ENOENT)
 	}
 	delete(p.regs, fd)
-	return p.apply(fd, r.in, 0)
+	return notRegisteredIfGone(fd, p.apply(fd, r.in, 0))
 }
 
 func (p *kqueuer) Wait(timeout time.Duration) ([]Event, error) {

@@ -9,7 +9,10 @@
 // A Poller watches file descriptors for readiness. It is owned by one
 // goroutine (the loop's): Register, Modify, Deregister, Wait and Close may
 // only be called from that goroutine. Wake is the single exception and may
-// be called from any goroutine at any time, including while Wait blocks.
+// be called from any goroutine at any time, including while Wait blocks —
+// but never once Close has begun: it would write to a closed descriptor,
+// or to a new one that was given its number. The owner orders the two (the
+// loop wakes under the lock that Close takes first).
 //
 //   - Register(fd, token, interest) starts watching fd. The token is returned
 //     with every event for fd; the loop puts a generation number in it, so an
@@ -17,14 +20,26 @@
 //     number was handed to a new socket can be recognised as stale and dropped.
 //   - Modify changes the interest (and token) of a registered fd.
 //   - Deregister stops watching fd. It must be called before the fd is
-//     closed: epoll forgets an fd only when every duplicate of it is closed,
-//     and poll(2) would report POLLNVAL forever.
+//     closed: epoll keeps a registration while any duplicate of the fd is
+//     open, and poll(2) would find the number closed (POLLNVAL).
+//   - An fd closed while registered is the caller's bug, and the poller
+//     says so rather than spin or go quiet. poll(2) reports it at the next
+//     Wait, as an Event whose Ready is Invalid, and forgets it. epoll and
+//     kqueue forget a closed fd without a word; Modify or Deregister of it
+//     then fails with ErrNotRegistered — also when its number has been
+//     given to a new fd meanwhile, which is how a caller learns that its
+//     record of the old fd is stale. (poll(2) cannot tell a reused number
+//     from the old fd if no Wait came in between.) Register on epoll of an
+//     fd the kernel still has — a duplicate kept the file open through the
+//     close, and the number came back to it — updates that registration.
 //   - Wait blocks until at least one registered fd is ready, Wake is called,
 //     or the timeout passes (timeout < 0 blocks forever, 0 only polls). It
 //     returns the ready events in a slice owned by the Poller and valid until
 //     the next Wait. A wait interrupted by a signal (EINTR) is restarted with
 //     the time that is left. Timeouts under a millisecond are rounded up, not
-//     down, so a timer due in 300µs does not turn the loop into a busy-wait.
+//     down, so a timer due in 300µs does not turn the loop into a busy-wait;
+//     timeouts over 1e6 seconds (11.5 days) are cut to that, since macOS
+//     refuses long ones, and the caller waits again.
 //     The event buffer starts at 128 entries and doubles each time a Wait fills it.
 //   - Wake makes a blocked (or the next) Wait return. Wake-ups are
 //     deduplicated: while one is pending, further calls write nothing. A full
@@ -54,6 +69,11 @@ const (
 	Readable Interest = 1 << iota
 	// Writable: the send buffer has room, or a non-blocking connect finished.
 	Writable
+	// Invalid is never asked for. Wait reports it alone, for an fd that
+	// was closed while registered (poll(2)'s POLLNVAL), and has already
+	// forgotten the fd: reported as readable, it would be reported again
+	// on every Wait, and the loop would spin.
+	Invalid
 )
 
 // Token is an opaque value stored with a registration and returned with its
@@ -63,9 +83,10 @@ type Token uint64
 // Event reports that a registered fd is ready.
 type Event struct {
 	Token Token
-	// Ready holds Readable and/or Writable. Error and hang-up conditions are
-	// reported as both, so that whichever callback is waiting runs and finds
-	// the error with its own system call (as the Go runtime does).
+	// Ready holds Readable and/or Writable, or Invalid alone. Error and
+	// hang-up conditions are reported as both, so that whichever callback
+	// is waiting runs and finds the error with its own system call (as the
+	// Go runtime does).
 	Ready Interest
 }
 

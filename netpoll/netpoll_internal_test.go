@@ -1,6 +1,7 @@
 package netpoll
 
 import (
+	"math"
 	"testing"
 	"time"
 )
@@ -16,6 +17,20 @@ func TestTimeoutMillisRoundsUp(t *testing.T) {
 	} {
 		if got := timeoutMillis(c.in); got != c.want {
 			t.Errorf("timeoutMillis(%v) = %d, want %d", c.in, got, c.want)
+		}
+	}
+}
+
+// A wait for longer than maxWait is cut to maxWait (kevent on macOS fails
+// with EINVAL past a few years); shorter ones, and "forever", are not.
+func TestWaitIsCappedAtMaxWait(t *testing.T) {
+	for _, c := range []struct{ in, want time.Duration }{
+		{math.MaxInt64, maxWait}, {maxWait + 1, maxWait}, {time.Hour, time.Hour}, {-1, -1}, {0, 0},
+	} {
+		var got time.Duration
+		retryOnEINTR(c.in, func(left time.Duration) error { got = left; return nil })
+		if got != c.want {
+			t.Errorf("a wait of %v waited %v, want %v", c.in, got, c.want)
 		}
 	}
 }

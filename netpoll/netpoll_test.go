@@ -132,3 +132,26 @@ func TestRegisterModifyDeregister(t *testing.T) {
 		}
 	})
 }
+
+// A hang-up or an error without readable data (here: a TCP socket that
+// was never connected, which epoll and poll report as hung up and nothing
+// else) must reach a caller that asked only for Readable: its reader is
+// what would find the error, and a registration that never fires would
+// leave it waiting for ever.
+func TestHangUpWithoutDataIsReportedAsReadable(t *testing.T) {
+	eachPoller(t, func(t *testing.T, p netpoll.Poller) {
+		fd, err := netpoll.Socket(netip.MustParseAddrPort("127.0.0.1:0"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer netpoll.Close(fd)
+		if err := p.Register(fd, 7, netpoll.Readable); err != nil {
+			t.Fatal(err)
+		}
+		defer p.Deregister(fd)
+		evs, err := p.Wait(2 * time.Second)
+		if err != nil || len(evs) != 1 || evs[0].Token != 7 || evs[0].Ready&netpoll.Readable == 0 {
+			t.Fatalf("an unconnected socket: %+v %v, want token 7 Readable", evs, err)
+		}
+	})
+}

@@ -24,6 +24,7 @@ type poller struct {
 	tokens []Token
 	index  map[int]int
 	events []Event
+	closed []int // fds found closed by the last Wait (POLLNVAL)
 }
 
 func openPoll() (Poller, error) {
@@ -63,7 +64,7 @@ func (p *poller) Register(fd int, tok Token, in Interest) error {
 func (p *poller) Modify(fd int, tok Token, in Interest) error {
 	i, ok := p.index[fd]
 	if !ok {
-		return os.NewSyscallError("poll modify", unix.ENOENT)
+		return notRegistered("poll modify", fd, unix.ENOENT)
 	}
 	p.pfds[i].Events = pollFlags(in)
 	p.tokens[i] = tok
@@ -74,7 +75,7 @@ func (p *poller) Modify(fd int, tok Token, in Interest) error {
 func (p *poller) Deregister(fd int) error {
 	i, ok := p.index[fd]
 	if !ok {
-		return os.NewSyscallError("poll deregister", unix.ENOENT)
+		return notRegistered("poll deregister", fd, unix.ENOENT)
 	}
 	last := len(p.pfds) - 1
 	p.pfds[i], p.tokens[i] = p.pfds[last], p.tokens[last]
@@ -108,15 +109,27 @@ func (p *poller) Wait(timeout time.Duration) ([]Event, error) {
 			return nil, err
 		}
 	}
+	p.closed = p.closed[:0]
 	for i := 1; i < len(p.pfds); i++ {
 		if r := readyFromPoll(p.pfds[i].Revents); r != 0 {
 			p.events = append(p.events, Event{Token: p.tokens[i], Ready: r})
+			if r == Invalid {
+				p.closed = append(p.closed, int(p.pfds[i].Fd))
+			}
 		}
+	}
+	// A closed fd is reported once, then forgotten. (Not inside the walk:
+	// Deregister moves the last entry into the freed slot.)
+	for _, fd := range p.closed {
+		p.Deregister(fd)
 	}
 	return p.events, nil
 }
 
 func readyFromPoll(revents int16) Interest {
+	if revents&unix.POLLNVAL != 0 {
+		return Invalid // the fd is not open: it was closed while registered
+	}
 	var r Interest
 	if revents&unix.POLLIN != 0 {
 		r |= Readable
@@ -124,7 +137,7 @@ func readyFromPoll(revents int16) Interest {
 	if revents&unix.POLLOUT != 0 {
 		r |= Writable
 	}
-	if revents&(unix.POLLERR|unix.POLLHUP|unix.POLLNVAL) != 0 {
+	if revents&(unix.POLLERR|unix.POLLHUP) != 0 {
 		r |= Readable | Writable
 	}
 	return r

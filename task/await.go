@@ -19,7 +19,9 @@ func (y Yield) Loop() *loop.Loop { return y.c.loop }
 // Await suspends the task until f is done and returns f's result. If f is
 // already done it returns at once without suspending, as asyncio's await
 // does. If the task is cancelled meanwhile, Await returns an error matching
-// future.ErrCancelled.
+// future.ErrCancelled. If f is the task itself, or a task waiting (through
+// others) for this one, Await returns ErrAwaitCycle on the next turn
+// instead of waiting for ever.
 func Await[T any](y Yield, f future.Awaitable[T]) (T, error) {
 	if !f.Done() {
 		if err := y.suspend(f); err != nil {

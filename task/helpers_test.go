@@ -22,10 +22,37 @@ func newLoop(t testing.TB) *loop.Loop {
 func run[T any](t *testing.T, l *loop.Loop, body func(y task.Yield) (T, error)) (T, error) {
 	t.Helper()
 	tk := task.Spawn(l, body)
-	guard := l.CallLater(20*time.Second, func() { t.Error("hung"); l.Stop() })
-	defer guard.Cancel()
-	if err := l.RunUntilComplete(tk); err != nil {
+	runUntilDone(t, l, tk)
+	return tk.Result()
+}
+
+// runUntilDone runs the loop until w is done, and fails the test instead
+// of hanging it if that takes more than a few seconds.
+func runUntilDone(t *testing.T, l *loop.Loop, w loop.Waitable) {
+	t.Helper()
+	defer guard(t, l)()
+	if err := l.RunUntilComplete(w); err != nil {
 		t.Fatal(err)
 	}
-	return tk.Result()
+}
+
+// runLoop runs the loop until something stops it, failing the test on a
+// hang.
+func runLoop(t *testing.T, l *loop.Loop) {
+	t.Helper()
+	defer guard(t, l)()
+	if err := l.Run(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// guard stops the loop and fails the test if the run is not over in 10 s.
+// It is a timer of the Go runtime, not of the loop: it works when the
+// loop's own timers are what broke. Call the result when the run is over.
+func guard(t *testing.T, l *loop.Loop) (disarm func()) {
+	g := time.AfterFunc(10*time.Second, func() {
+		t.Error("hung: the run was not over after 10 s")
+		l.CallSoonThreadsafe(l.Stop)
+	})
+	return func() { g.Stop() }
 }

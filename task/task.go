@@ -50,13 +50,15 @@ type Task[T any] struct {
 // coro is the part of a task that does not depend on its result type, so
 // that Yield can point at it.
 type coro struct {
-	loop       *loop.Loop
-	next       func() (future.Waitable, bool)
-	stop       func()
-	waiting    future.Waitable // what the body awaits now (asyncio's _fut_waiter)
-	mustCancel bool            // deliver a cancellation at the next resume
-	resumeErr  error           // what the pending Await returns instead of its result
-	unregister func()
+	loop    *loop.Loop
+	next    func() (future.Waitable, bool)
+	stop    func()
+	waiting future.Waitable // what the body awaits now (asyncio's _fut_waiter)
+	// cancelPending: Cancel was called and the body has not been told
+	// yet (asyncio's _must_cancel). step tells it at the next resume.
+	cancelPending bool
+	resumeErr     error // what the pending Await returns instead of its result
+	unregister    func()
 }
 
 // PanicError is the error of a task whose body panicked. Stack is the
@@ -73,6 +75,11 @@ func (e *PanicError) Error() string {
 
 // errStopped unwinds a body whose loop closed; see Yield.suspend.
 var errStopped = errors.New("task: stopped because its loop closed")
+
+// ErrAwaitCycle is what Await returns at once, without waiting, when a task
+// would await itself, or a task that is (through others) awaiting it: it
+// would wait for ever. asyncio raises "Task cannot await on itself".
+var ErrAwaitCycle = errors.New("task: a task cannot await itself, or a task that awaits it")
 
 // Spawn starts body as a task on l. The body starts on the loop's next
 // turn, not inside Spawn.
@@ -101,14 +108,14 @@ func (t *Task[T]) step() {
 		return
 	}
 	if t.next == nil {
-		if t.mustCancel { // cancelled before it ever ran
+		if t.cancelPending { // cancelled before it ever ran
 			t.finish(*new(T), future.ErrCancelled)
 			return
 		}
 		t.next, t.stop = iter.Pull(t.run)
 	}
-	if t.mustCancel {
-		t.mustCancel = false
+	if t.cancelPending {
+		t.cancelPending = false
 		t.resumeErr = future.ErrCancelled
 	}
 	w, running := t.next()
@@ -116,9 +123,44 @@ func (t *Task[T]) step() {
 		t.finish(t.value, t.err)
 		return
 	}
+	if t.wouldCycle(w) {
+		// Refuse rather than wait for ever, and resume on the next turn,
+		// as asyncio does, not inside this one.
+		t.resumeErr = ErrAwaitCycle
+		t.loop.CallSoon(t.step)
+		return
+	}
+	if t.cancelPending && w.Cancel() {
+		// Cancel came while the body ran: it reaches this Await now, by
+		// cancelling what it awaits (asyncio's __step does the same), not
+		// when that completes on its own. A future that cannot be
+		// cancelled leaves it pending for the next resume.
+		t.cancelPending = false
+	}
 	t.waiting = w
 	w.OnDone(t.wakeup)
 }
+
+// wouldCycle reports whether waiting for w would close a cycle of tasks
+// waiting for each other: w is t, or a task whose chain of awaited tasks
+// leads back to t. Refusing here, where each cycle would be closed, means
+// no cycle ever forms, so Cancel, which follows the chain, always ends.
+func (t *Task[T]) wouldCycle(w future.Waitable) bool {
+	for w != nil {
+		if w == future.Waitable(t) {
+			return true
+		}
+		other, ok := w.(interface{ awaiting() future.Waitable })
+		if !ok {
+			return false // a plain future: the chain ends here
+		}
+		w = other.awaiting()
+	}
+	return false
+}
+
+// awaiting is what the task's body awaits now, nil while it runs.
+func (c *coro) awaiting() future.Waitable { return c.waiting }
 
 func (t *Task[T]) wakeup() {
 	t.waiting = nil
@@ -142,7 +184,10 @@ func (t *Task[T]) run(yield func(future.Waitable) bool) {
 
 // finish completes the task's future. A body that returns a cancellation
 // error leaves its task cancelled, as a CancelledError escaping an asyncio
-// coroutine does.
+// coroutine does. So does a body that returns normally with a cancellation
+// still pending (asyncio's rule too): Cancel said yes, and a body that was
+// never told cannot have chosen to carry on. Its value is dropped. A body
+// that returns another error keeps it: that says more than "cancelled".
 func (t *Task[T]) finish(v T, err error) {
 	t.unregister()
 	if t.stop != nil {
@@ -153,6 +198,8 @@ func (t *Task[T]) finish(v T, err error) {
 		t.result.Cancel()
 	case err != nil:
 		t.result.SetError(err)
+	case t.cancelPending:
+		t.result.Cancel()
 	default:
 		t.result.SetResult(v)
 	}
@@ -173,7 +220,11 @@ func (t *Task[T]) stopOnClose() {
 // Cancel asks the task to stop. The Await it is suspended in returns an
 // error matching future.ErrCancelled (if it awaits another task, that task
 // is cancelled too); the body may clean up and return it, or handle it and
-// go on. A task cancelled before its first step never runs its body.
+// go on. Called while the body runs (a task cancelling itself, or being
+// cancelled by a task it awaits), Cancel reaches the body's next Await at
+// once: the future awaited there is cancelled. A task cancelled before its
+// first step never runs its body, and one whose body returns before it
+// was told ends cancelled all the same (asyncio's rule; see finish).
 // Cancel reports false if the task is already done.
 func (t *Task[T]) Cancel() bool {
 	if t.result.Done() {
@@ -182,7 +233,7 @@ func (t *Task[T]) Cancel() bool {
 	if t.waiting != nil && t.waiting.Cancel() {
 		return true
 	}
-	t.mustCancel = true
+	t.cancelPending = true
 	return true
 }
 

@@ -63,9 +63,7 @@ func TestCancelledBeforeFirstStepNeverRunsItsBody(t *testing.T) {
 	if !tk.Cancel() {
 		t.Fatal("Cancel of a fresh task returned false")
 	}
-	if err := l.RunUntilComplete(tk); err != nil {
-		t.Fatal(err)
-	}
+	runUntilDone(t, l, tk)
 	if ran || !tk.Cancelled() || !errors.Is(tk.Err(), future.ErrCancelled) {
 		t.Fatalf("ran=%v cancelled=%v err=%v", ran, tk.Cancelled(), tk.Err())
 	}
@@ -86,9 +84,7 @@ func TestCancelPropagatesToTheAwaitedTask(t *testing.T) {
 		return task.Await[int](y, inner)
 	})
 	l.CallLater(5*time.Millisecond, func() { outer.Cancel() })
-	if err := l.RunUntilComplete(outer); err != nil {
-		t.Fatal(err)
-	}
+	runUntilDone(t, l, outer)
 	if !outer.Cancelled() || !inner.Cancelled() {
 		t.Fatalf("outer cancelled %v, inner cancelled %v", outer.Cancelled(), inner.Cancelled())
 	}
@@ -110,7 +106,7 @@ func TestBodyMayHandleCancellation(t *testing.T) {
 		return "carried on", nil
 	})
 	l.CallLater(time.Millisecond, func() { tk.Cancel() })
-	l.RunUntilComplete(tk)
+	runUntilDone(t, l, tk)
 	if v, err := tk.Result(); err != nil || v != "carried on" || tk.Cancelled() {
 		t.Fatalf("got %q, %v (cancelled %v)", v, err, tk.Cancelled())
 	}
@@ -149,9 +145,7 @@ func TestClosingTheLoopStopsSuspendedTasks(t *testing.T) {
 		}))
 	}
 	l.CallLater(10*time.Millisecond, l.Stop)
-	if err := l.Run(); err != nil {
-		t.Fatal(err)
-	}
+	runLoop(t, l)
 	// Each suspended task is a parked coroutine goroutine. (Compared with
 	// 1000, not before+1000: goroutines of earlier tests may end meanwhile.)
 	if n := runtime.NumGoroutine(); n < 1000 {
@@ -207,7 +201,7 @@ func TestCatchTurnsAPanicIntoAnErrorButLetsLoopCloseThrough(t *testing.T) {
 		}
 	})
 	l.CallLater(10*time.Millisecond, l.Stop)
-	l.Run()
+	runLoop(t, l)
 	l.Close()
 	if handled != 1 || !errors.Is(worker.Err(), loop.ErrClosed) {
 		t.Fatalf("handled %d panics (want 1); worker ended with %v", handled, worker.Err())

@@ -1,0 +1,84 @@
+package loop
+
+import (
+	"testing"
+	"time"
+
+	"loopkit/future"
+	"loopkit/netpoll"
+)
+
+// countingPoller counts the Waits of the poller it wraps, and the events
+// they return for each fd: what the loop's own tests need to see that an
+// idle loop really sleeps.
+type countingPoller struct {
+	netpoll.Poller
+	waits  int
+	events map[int]int // by fd
+}
+
+func (p *countingPoller) Wait(timeout time.Duration) ([]netpoll.Event, error) {
+	evs, err := p.Poller.Wait(timeout)
+	p.waits++
+	for _, ev := range evs {
+		p.events[int(uint32(ev.Token))]++
+	}
+	return evs, err
+}
+
+func (p *countingPoller) reset() { p.waits, p.events = 0, make(map[int]int) }
+
+// eachCountingPoller runs test once per poller this OS has, on a fresh
+// loop whose poller is counted.
+func eachCountingPoller(t *testing.T, test func(t *testing.T, l *Loop, p *countingPoller)) {
+	for _, name := range netpoll.Available() {
+		t.Run(name, func(t *testing.T) {
+			l, err := New(&Options{Poller: name})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer l.Close()
+			p := &countingPoller{Poller: l.poller}
+			p.reset()
+			l.poller = p
+			test(t, l, p)
+		})
+	}
+}
+
+// runIdle runs the loop for d, with nothing else to do.
+func runIdle(t *testing.T, l *Loop, d time.Duration) {
+	t.Helper()
+	defer guard(t, l, "the loop was never stopped")()
+	l.CallLater(d, l.Stop)
+	if err := l.Run(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// guard stops the loop and fails the test if the run is not over in 5 s,
+// so that a test of broken code fails instead of hanging. It is a timer
+// of the Go runtime, not of the loop, so it works when the loop's timers
+// are what broke. Call the result when the run is over.
+func guard(t *testing.T, l *Loop, what string) (disarm func()) {
+	g := time.AfterFunc(5*time.Second, func() {
+		t.Error("hung after 5 s: " + what)
+		l.CallSoonThreadsafe(l.Stop)
+	})
+	return func() { g.Stop() }
+}
+
+// await runs the loop until f is done, failing the test rather than
+// hanging it.
+func await[T any](t *testing.T, l *Loop, f *future.Future[T]) T {
+	t.Helper()
+	defer guard(t, l, "the future was never done")()
+	if err := l.RunUntilComplete(f); err != nil {
+		t.Fatal(err)
+	}
+	v, err := f.Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
