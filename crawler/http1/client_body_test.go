@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"loopkit/crawler/http1"
 )
@@ -51,21 +52,25 @@ func TestUnwantedBigBodyIsNotRead(t *testing.T) {
 }
 
 // A short unwanted body is read and dropped, so the connection goes back
-// to the pool and carries the next request.
+// to the pool and carries the next request. (One connection per host, so
+// the next request waits for the drained one instead of racing it.)
 func TestUnwantedShortBodyIsDrained(t *testing.T) {
 	srv := newCountingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/style.css" {
 			w.Header().Set("Content-Type", "text/css")
 			w.Header().Set("Content-Length", "20000")
 			w.WriteHeader(200)
-			w.(http.Flusher).Flush() // the head goes first, the body after
+			w.(http.Flusher).Flush()
+			// The head goes first and the body after, so the reply comes
+			// before the body and the connection has a rest to drain.
+			time.Sleep(30 * time.Millisecond)
 			w.Write(make([]byte, 20000))
 			return
 		}
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprint(w, "<p>page</p>")
 	}))
-	l, c := onLoop(t, http1.Options{})
+	l, c := onLoop(t, http1.Options{MaxConnsPerHost: 1})
 	css, err := await(t, l, c.Do(http1.Request{URL: srv.URL + "/style.css", WantBody: notHTML}))
 	if err != nil || !css.BodySkipped {
 		t.Fatalf("css: %+v, %v", css, err)
