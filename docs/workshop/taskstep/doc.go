@@ -20,12 +20,15 @@ type Task[T any] struct {
 	// next resumes the body until its next Await, and returns the future
 	// the body waits for — or false once the body has returned. stop ends
 	// the coroutine. iter.Pull(t.run) makes both.
+	//lint:ignore U1000 step, which you write, uses it
 	next func() (future.Waitable, bool)
 	stop func()
 
+	//lint:ignore U1000 step and Cancel, which you write, use it
 	waiting       future.Waitable // what the body awaits now; nil while it runs
 	cancelPending bool            // Cancel could not reach an Await yet
-	resumeErr     error           // what the pending Await returns instead of its future's result
+	//lint:ignore U1000 step, which you write, sets it
+	resumeErr error // what the pending Await returns instead of its future's result
 
 	value T // the body's outcome, once it has returned
 	err   error
@@ -66,6 +69,8 @@ var errStopped = errors.New("taskstep: coroutine stopped")
 
 // run is the coroutine's function, for iter.Pull: it runs the body and
 // keeps its outcome. Each yield hands a future to step.
+//
+//lint:ignore U1000 step, which you write, gives it to iter.Pull
 func (t *Task[T]) run(yield func(future.Waitable) bool) {
 	defer func() {
 		if p := recover(); p != nil && p != errStopped {

@@ -38,8 +38,9 @@ func (t *Timer) Run() {
 
 // Heap holds the timers of one loop.
 type Heap struct {
-	timers    timerHeap
-	seq       uint64
+	timers timerHeap
+	seq    uint64
+	//lint:ignore U1000 Cancel, Due and Next, which you write, keep it
 	cancelled int // cancelled timers still in the heap
 }
 

@@ -8,7 +8,8 @@ import (
 // Inbox holds the callbacks other goroutines post to a loop, and rings the
 // loop's bell so that it wakes up to take them.
 type Inbox struct {
-	bell    Bell
+	bell Bell
+	//lint:ignore U1000 yours to use
 	pending atomic.Bool // a ring is on its way, and the loop has not taken the posts yet
 	mu      sync.Mutex
 	fns     []func()
