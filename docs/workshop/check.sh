@@ -27,7 +27,8 @@ fail() {
 }
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+build="" # the stubs' test build, which runs in the background
+trap '[ -z "$build" ] || kill "$build" 2>/dev/null; rm -rf "$tmp"' EXIT
 
 names=()
 for f in "$ws"/*/exercise.go; do
@@ -70,6 +71,10 @@ if ! go vet -tags workshop "${pkgs[@]}"; then
 fi
 go vet -tags workshop,solution -overlay "$tmp/solutions.json" "${pkgs[@]}" || fail "go vet, with the solutions"
 
+# The stubs' test binaries build meanwhile: the race run waits a lot.
+go test -c -tags workshop -o "$tmp/bin/" "${pkgs[@]}" >"$tmp/build.log" 2>&1 &
+build=$!
+
 say "== every reference solution passes its tests (go test -race)"
 if ! out=$(go test -count=1 -race -timeout 120s -tags workshop,solution \
   -overlay "$tmp/solutions.json" "${pkgs[@]}" 2>&1); then
@@ -79,25 +84,47 @@ fi
 sed -nE "s|^ok[[:space:]]+loopkit/$ws/([^[:space:]]+).*|  solution passes: \\1|p" <<<"$out"
 
 say "== every test fails against its stub (each test run alone)"
-# run_each BIN: runs each test of BIN alone; sets count, passed (the tests
-# that passed) and crashed (failed not as a test: a panic, a timeout).
+if ! wait "$build"; then
+  build=""
+  cat "$tmp/build.log"
+  fail "an exercise does not build with its tests"
+fi
+build=""
+
+# run_each BIN DIR runs each test of BIN alone, and writes to DIR how many
+# there are (count), those that passed (passed), and those that failed not
+# as a test — a panic, a timeout (crashed, with their output in crash.out).
 run_each() {
-  local out t
-  count=0 passed=() crashed=()
-  for t in $("$1" -test.list '.*' | grep '^Test' || true); do
-    count=$((count + 1))
+  local t out
+  mkdir -p "$2"
+  : >"$2/passed"
+  : >"$2/crashed"
+  : >"$2/crash.out"
+  "$1" -test.list '.*' | grep '^Test' >"$2/tests" || true
+  while read -r t; do
     if out=$("$1" -test.count=1 -test.timeout=30s -test.run "^${t}\$" 2>&1); then
-      passed+=("$t")
+      echo "$t" >>"$2/passed"
     elif ! grep -q -- "--- FAIL: ${t} " <<<"$out"; then
-      crashed+=("$t")
-      crash_out=$out
+      echo "$t" >>"$2/crashed"
+      echo "$out" >>"$2/crash.out"
     fi
-  done
+  done <"$2/tests"
 }
-go test -c -tags workshop -o "$tmp/bin/" "${pkgs[@]}" || fail "an exercise does not build with its tests"
+export -f run_each
+# results DIR sets count, passed and crashed from what run_each wrote.
+results() {
+  count=$(wc -l <"$1/tests")
+  mapfile -t passed <"$1/passed"
+  mapfile -t crashed <"$1/crashed"
+}
+# The exercises' stubs run four at a time: they fail fast, bar a few that
+# fail by a guard's timer (a stub that blocks its loop, say).
+for n in "${names[@]}"; do echo "$n"; done |
+  xargs -P 4 -I{} bash -c 'run_each "$1/bin/$2.test" "$1/res/$2"' _ "$tmp" {}
+
 bad=0 total=0 recheck=()
 for n in "${names[@]}"; do
-  run_each "$tmp/bin/$n.test"
+  results "$tmp/res/$n"
   total=$((total + count))
   if [ "$count" -eq 0 ]; then
     say "  $n: no tests"
@@ -108,7 +135,7 @@ for n in "${names[@]}"; do
     recheck+=("$n") # yours: check the one shipped instead, below
   elif [ ${#crashed[@]} -gt 0 ]; then
     say "  $n: ${crashed[*]} crashed or hung against the stub, which proves nothing:"
-    say "$crash_out"
+    cat "$tmp/res/$n/crash.out"
     bad=1
   else
     say "  $n: the stub passes ${passed[*]} (of $count): a test that passes with the exercise undone proves nothing"
@@ -120,19 +147,19 @@ done
 # A changed exercise.go that passes tests is most likely a learner's work.
 # Its tests are checked against the stub committed at HEAD instead.
 if [ ${#recheck[@]} -gt 0 ]; then
-  over=()
+  over=() rpkgs=()
   for n in "${recheck[@]}"; do
     over+=("\"$root/$ws/$n/exercise.go\": \"$tmp/shipped/$n/exercise.go\"")
+    rpkgs+=("./$ws/$n")
   done
   join "${over[@]}" >"$tmp/shipped.json"
-  rpkgs=()
-  for n in "${recheck[@]}"; do rpkgs+=("./$ws/$n"); done
   go test -c -tags workshop -overlay "$tmp/shipped.json" -o "$tmp/shipped-bin/" "${rpkgs[@]}" ||
     fail "the stubs committed at HEAD do not build with the tests in the tree (${recheck[*]})"
   for n in "${recheck[@]}"; do
-    run_each "$tmp/bin/$n.test"
+    results "$tmp/res/$n"
     mine=${#passed[@]}
-    run_each "$tmp/shipped-bin/$n.test"
+    run_each "$tmp/shipped-bin/$n.test" "$tmp/shipped-res/$n"
+    results "$tmp/shipped-res/$n"
     if [ ${#passed[@]} -eq 0 ] && [ ${#crashed[@]} -eq 0 ]; then
       say "  stub fails all $count tests, as it should: $n — the one committed at HEAD;"
       say "    your own $n/exercise.go passes $mine of them (progress: go run ./docs/workshop list)"
