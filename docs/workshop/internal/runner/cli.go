@@ -230,21 +230,22 @@ func (a *App) verify(ctx context.Context, name string) (int, error) {
 	if err != nil {
 		return 1, err
 	}
-	fmt.Fprint(a.Out, FormatVerdict(e, ok))
+	fmt.Fprint(a.Out, FormatVerdict(e, ok, e.Race && a.Tester.RaceDetector()))
 	if !ok {
 		return 1, nil
 	}
 	return 0, nil
 }
 
-// FormatVerdict is what verify says after the tests' own output.
-func FormatVerdict(e Exercise, ok bool) string {
-	race := ""
-	if e.Race {
-		race = ", with the race detector"
+// FormatVerdict is what verify says after the tests' own output; race
+// says whether they ran under the race detector.
+func FormatVerdict(e Exercise, ok, race bool) string {
+	raced := ""
+	if race {
+		raced = ", with the race detector"
 	}
 	if ok {
-		return fmt.Sprintf("\n✓ %s is solved: every test passes%s.\n  Next: go run ./docs/workshop next\n", e.Name, race)
+		return fmt.Sprintf("\n✓ %s is solved: every test passes%s.\n  Next: go run ./docs/workshop next\n", e.Name, raced)
 	}
-	return fmt.Sprintf("\n✗ %s is not solved yet: the failures above say what is still wrong%s.\n  Stuck? go run ./docs/workshop hint %s 1\n", e.Name, race, e.Name)
+	return fmt.Sprintf("\n✗ %s is not solved yet: the failures above say what is still wrong%s.\n  Stuck? go run ./docs/workshop hint %s 1\n", e.Name, raced, e.Name)
 }

@@ -15,6 +15,7 @@ import (
 type fakeTester struct {
 	solved   map[string]bool
 	verified []string
+	noRace   bool
 }
 
 func (f *fakeTester) Results(_ context.Context, exs []Exercise) (map[string]*Result, error) {
@@ -28,6 +29,8 @@ func (f *fakeTester) Results(_ context.Context, exs []Exercise) (map[string]*Res
 	}
 	return res, nil
 }
+
+func (f *fakeTester) RaceDetector() bool { return !f.noRace }
 
 func (f *fakeTester) Verify(_ context.Context, e Exercise, w io.Writer) (bool, error) {
 	f.verified = append(f.verified, e.Name)
@@ -144,6 +147,18 @@ func TestVerifySaysSolvedOrNot(t *testing.T) {
 	mustContain(t, out, "✗ chunked is not solved yet", "go run ./docs/workshop hint chunked 1")
 	if strings.Contains(out, "race") {
 		t.Errorf("chunked has no goroutines, yet verify mentions the race detector:\n%s", out)
+	}
+}
+
+// Without cgo there is no race detector: verify must not claim it ran.
+func TestVerifyWithoutTheRaceDetector(t *testing.T) {
+	var out bytes.Buffer
+	app := &App{Files: files(), Tester: &fakeTester{solved: map[string]bool{"echo": true}, noRace: true}, Out: &out}
+	if status := app.Run(context.Background(), []string{"verify", "echo"}); status != 0 {
+		t.Errorf("verify echo exited %d", status)
+	}
+	if !strings.Contains(out.String(), "✓ echo is solved") || strings.Contains(out.String(), "race") {
+		t.Errorf("output:\n%s", out.String())
 	}
 }
 

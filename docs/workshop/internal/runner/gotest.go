@@ -104,10 +104,20 @@ type Tester interface {
 	// Verify runs one exercise's tests with their output on w, and
 	// reports whether they passed.
 	Verify(ctx context.Context, ex Exercise, w io.Writer) (bool, error)
+	// RaceDetector reports whether the exercises marked Race run under
+	// the race detector.
+	RaceDetector() bool
 }
 
 // GoTester runs the tests with the go command.
-type GoTester struct{}
+type GoTester struct {
+	// NoRace: the race detector is not available (it needs cgo, and go
+	// turns cgo off where it finds no C compiler), so nothing runs with it.
+	NoRace bool
+}
+
+// RaceDetector reports whether the race detector is used.
+func (g GoTester) RaceDetector() bool { return !g.NoRace }
 
 // args is the go test command line for exs; go test's cache makes a
 // second run of unchanged code instant.
@@ -127,10 +137,10 @@ func args(race bool, json bool, exs []Exercise) []string {
 
 // Results runs the exercises with and without the race detector as two go
 // commands at once, and merges what they report.
-func (GoTester) Results(ctx context.Context, exs []Exercise) (map[string]*Result, error) {
+func (g GoTester) Results(ctx context.Context, exs []Exercise) (map[string]*Result, error) {
 	var plain, racy []Exercise
 	for _, e := range exs {
-		if e.Race {
+		if e.Race && !g.NoRace {
 			racy = append(racy, e)
 		} else {
 			plain = append(plain, e)
@@ -172,8 +182,8 @@ func (GoTester) Results(ctx context.Context, exs []Exercise) (map[string]*Result
 }
 
 // Verify runs go test for one exercise, its output on w.
-func (GoTester) Verify(ctx context.Context, ex Exercise, w io.Writer) (bool, error) {
-	cmd := exec.CommandContext(ctx, "go", args(ex.Race, false, []Exercise{ex})...)
+func (g GoTester) Verify(ctx context.Context, ex Exercise, w io.Writer) (bool, error) {
+	cmd := exec.CommandContext(ctx, "go", args(ex.Race && !g.NoRace, false, []Exercise{ex})...)
 	cmd.Stdout, cmd.Stderr = w, w
 	fmt.Fprintf(w, "$ go %s\n", strings.Join(cmd.Args[1:], " "))
 	err := cmd.Run()

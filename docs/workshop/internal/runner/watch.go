@@ -60,7 +60,7 @@ func (a *App) verifyTarget(ctx context.Context, args []string) error {
 	if err != nil && ctx.Err() == nil {
 		return err
 	}
-	fmt.Fprint(a.Out, FormatVerdict(e, ok))
+	fmt.Fprint(a.Out, FormatVerdict(e, ok, e.Race && a.Tester.RaceDetector()))
 	return nil
 }
 
