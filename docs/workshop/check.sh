@@ -1,51 +1,173 @@
 #!/usr/bin/env bash
-# The workshop's own check, for CI: the exercises build and vet with and
-# without their tags, every reference solution passes its tests, and every
-# single test fails against its stub — run one test at a time, so that a
-# stub that happens to pass one test cannot hide behind the others failing.
-# Exits 0 only if all of that holds.
+# The workshop's own check, run by CI. It proves every exercise both ways:
+#
+#   1. its reference solution (docs/workshop/solutions/NAME/) passes the
+#      exercise's tests, under the race detector;
+#   2. every single test fails against the exercise's stub — each test run
+#      alone, so that a stub cannot pass one test while the others'
+#      failures hide it.
+#
+# The stub is the exercise.go in the tree. One that passes tests and
+# differs from the exercise.go committed at HEAD is most likely a
+# learner's work (solved, or on its way): then the committed stub is
+# checked in its place, and the output says so. A learner's own progress
+# is `go run ./docs/workshop list`.
+#
+# Nothing in the tree is touched: go's -overlay flag puts the solutions,
+# or the committed stubs, in the place of each exercise.go for one command.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+root=$PWD
+ws=docs/workshop
 
 say() { printf '%s\n' "$*"; }
-fail() { say "workshop check: $*" >&2; exit 1; }
+fail() {
+  say "workshop check: FAILED: $*" >&2
+  exit 1
+}
 
-exercises=$(go list ./docs/workshop/... | grep -v '/internal/')
-[ -n "$exercises" ] || fail "no exercise packages found"
+tmp=$(mktemp -d)
+build="" # the stubs' test build, which runs in the background
+trap '[ -z "$build" ] || kill "$build" 2>/dev/null; rm -rf "$tmp"' EXIT
 
-say "== vet, under every combination of the workshop and solution tags"
-for tags in "" workshop solution workshop,solution; do
-  go vet -tags "$tags" ./docs/workshop/... || fail "go vet -tags '$tags' failed"
+names=()
+for f in "$ws"/*/exercise.go; do
+  names+=("$(basename "$(dirname "$f")")")
 done
+[ ${#names[@]} -gt 0 ] || fail "no exercises found under $ws"
+pkgs=()
+for n in "${names[@]}"; do pkgs+=("./$ws/$n"); done
 
-say "== the reference solutions pass (go test -race -tags workshop,solution)"
-go test -count=1 -race -timeout 120s -tags workshop,solution ./docs/workshop/... ||
-  fail "a reference solution fails its tests"
-
-say "== every test fails against its stub (each test run alone with -run '^Test\$')"
-bin=$(mktemp -d)
-trap 'rm -rf "$bin"' EXIT
-bad=0
-for pkg in $exercises; do
-  name=${pkg#loopkit/docs/workshop/}
-  # Build the stub's test binary once, then run it once per test.
-  go test -c -tags workshop -o "$bin/$name.test" "$pkg" || fail "$pkg does not build with -tags workshop"
-  tests=$("$bin/$name.test" -test.list '.*' | grep '^Test' || true)
-  [ -n "$tests" ] || fail "$pkg has no tests under -tags workshop"
-  for t in $tests; do
-    out=$("$bin/$name.test" -test.count=1 -test.timeout=60s -test.run "^${t}\$" 2>&1) && status=0 || status=$?
-    if [ "$status" -eq 0 ]; then
-      say "  PASSES against the stub: $name $t"
-      bad=1
-    elif ! grep -q -- "--- FAIL: ${t} " <<<"$out"; then
-      # It failed, but not as a test (a crash, a timeout): that proves nothing.
-      say "  did not fail as a test: $name $t"
-      say "$out"
-      bad=1
-    else
-      say "  fails, as it should: $name $t"
-    fi
+# The solutions overlay maps every file of an exercise's solution onto the
+# file of the same name in the exercise's package.
+sol=()
+for n in "${names[@]}"; do
+  ls "$ws/solutions/$n"/*.go >/dev/null 2>&1 || fail "$n has no reference solution in $ws/solutions/$n/"
+  for f in "$ws/solutions/$n"/*.go; do
+    sol+=("\"$root/$ws/$n/$(basename "$f")\": \"$root/$f\"")
   done
 done
-[ "$bad" -eq 0 ] || fail "some stubs do not fail their tests"
-say "workshop check: ok"
+join() { local IFS=,; echo "{\"Replace\": {$*}}"; }
+join "${sol[@]}" >"$tmp/solutions.json"
+
+# changed: the exercises whose exercise.go differs from the one committed
+# at HEAD, kept in $tmp/shipped/NAME/exercise.go.
+changed=" "
+if git rev-parse --verify -q HEAD >/dev/null 2>&1; then
+  for n in "${names[@]}"; do
+    mkdir -p "$tmp/shipped/$n"
+    if git show "HEAD:$ws/$n/exercise.go" >"$tmp/shipped/$n/exercise.go" 2>/dev/null &&
+      ! cmp -s "$tmp/shipped/$n/exercise.go" "$ws/$n/exercise.go"; then
+      changed+="$n "
+    fi
+  done
+fi
+
+say "== vet: the exercises and their tests, with the stubs and with the solutions"
+if ! go vet -tags workshop "${pkgs[@]}"; then
+  [ "$changed" = " " ] || say "(you have changed:$changed— if you are in the middle of one, finish it first;
+ go run ./docs/workshop verify NAME shows how it stands)"
+  fail "go vet, with the exercise.go files in the tree"
+fi
+go vet -tags workshop,solution -overlay "$tmp/solutions.json" "${pkgs[@]}" || fail "go vet, with the solutions"
+
+# The stubs' test binaries build meanwhile: the race run waits a lot.
+go test -c -tags workshop -o "$tmp/bin/" "${pkgs[@]}" >"$tmp/build.log" 2>&1 &
+build=$!
+
+say "== every reference solution passes its tests (go test -race)"
+if ! out=$(go test -count=1 -race -timeout 120s -tags workshop,solution \
+  -overlay "$tmp/solutions.json" "${pkgs[@]}" 2>&1); then
+  say "$out"
+  fail "a reference solution fails its exercise's tests (above)"
+fi
+sed -nE "s|^ok[[:space:]]+loopkit/$ws/([^[:space:]]+).*|  solution passes: \\1|p" <<<"$out"
+
+say "== every test fails against its stub (each test run alone)"
+if ! wait "$build"; then
+  build=""
+  cat "$tmp/build.log"
+  fail "an exercise does not build with its tests"
+fi
+build=""
+
+# run_each BIN DIR runs each test of BIN alone, and writes to DIR how many
+# there are (count), those that passed (passed), and those that failed not
+# as a test — a panic, a timeout (crashed, with their output in crash.out).
+run_each() {
+  local t out
+  mkdir -p "$2"
+  : >"$2/passed"
+  : >"$2/crashed"
+  : >"$2/crash.out"
+  "$1" -test.list '.*' | grep '^Test' >"$2/tests" || true
+  while read -r t; do
+    if out=$("$1" -test.count=1 -test.timeout=30s -test.run "^${t}\$" 2>&1); then
+      echo "$t" >>"$2/passed"
+    elif ! grep -q -- "--- FAIL: ${t} " <<<"$out"; then
+      echo "$t" >>"$2/crashed"
+      echo "$out" >>"$2/crash.out"
+    fi
+  done <"$2/tests"
+}
+export -f run_each
+# results DIR sets count, passed and crashed from what run_each wrote.
+results() {
+  count=$(wc -l <"$1/tests")
+  mapfile -t passed <"$1/passed"
+  mapfile -t crashed <"$1/crashed"
+}
+# The exercises' stubs run four at a time: they fail fast, bar a few that
+# fail by a guard's timer (a stub that blocks its loop, say).
+for n in "${names[@]}"; do echo "$n"; done |
+  xargs -P 4 -I{} bash -c 'run_each "$1/bin/$2.test" "$1/res/$2"' _ "$tmp" {}
+
+bad=0 total=0 recheck=()
+for n in "${names[@]}"; do
+  results "$tmp/res/$n"
+  total=$((total + count))
+  if [ "$count" -eq 0 ]; then
+    say "  $n: no tests"
+    bad=1
+  elif [ ${#passed[@]} -eq 0 ] && [ ${#crashed[@]} -eq 0 ]; then
+    say "  stub fails all $count tests, as it should: $n"
+  elif [[ $changed == *" $n "* ]]; then
+    recheck+=("$n") # yours: check the one shipped instead, below
+  elif [ ${#crashed[@]} -gt 0 ]; then
+    say "  $n: ${crashed[*]} crashed or hung against the stub, which proves nothing:"
+    cat "$tmp/res/$n/crash.out"
+    bad=1
+  else
+    say "  $n: the stub passes ${passed[*]} (of $count): a test that passes with the exercise undone proves nothing"
+    say "    (solved $n and committed it? This check is about the stubs as committed; your progress: go run ./docs/workshop list)"
+    bad=1
+  fi
+done
+
+# A changed exercise.go that passes tests is most likely a learner's work.
+# Its tests are checked against the stub committed at HEAD instead.
+if [ ${#recheck[@]} -gt 0 ]; then
+  over=() rpkgs=()
+  for n in "${recheck[@]}"; do
+    over+=("\"$root/$ws/$n/exercise.go\": \"$tmp/shipped/$n/exercise.go\"")
+    rpkgs+=("./$ws/$n")
+  done
+  join "${over[@]}" >"$tmp/shipped.json"
+  go test -c -tags workshop -overlay "$tmp/shipped.json" -o "$tmp/shipped-bin/" "${rpkgs[@]}" ||
+    fail "the stubs committed at HEAD do not build with the tests in the tree (${recheck[*]})"
+  for n in "${recheck[@]}"; do
+    results "$tmp/res/$n"
+    mine=${#passed[@]}
+    run_each "$tmp/shipped-bin/$n.test" "$tmp/shipped-res/$n"
+    results "$tmp/shipped-res/$n"
+    if [ ${#passed[@]} -eq 0 ] && [ ${#crashed[@]} -eq 0 ]; then
+      say "  stub fails all $count tests, as it should: $n — the one committed at HEAD;"
+      say "    your own $n/exercise.go passes $mine of them (progress: go run ./docs/workshop list)"
+    else
+      say "  $n: the stub committed at HEAD passes ${passed[*]}${crashed[*]:+, crashes in ${crashed[*]}}: such a test proves nothing"
+      bad=1
+    fi
+  done
+fi
+[ "$bad" -eq 0 ] || fail "some stubs do not fail their tests (above)"
+say "workshop check: ok — ${#names[@]} exercises: every solution passes; each of $total tests fails against its stub"

@@ -148,6 +148,42 @@ func TestBucketNeverHoldsMoreThanBurst(t *testing.T) {
 	})
 }
 
+// clock is the loop, counting the timers the bucket sets.
+type clock struct {
+	*loop.Loop
+	timers int
+}
+
+func (c *clock) CallLater(d time.Duration, fn func()) *loop.Timer {
+	c.timers++
+	return c.Loop.CallLater(d, fn)
+}
+
+// A full bucket with nobody waiting has nothing to refill: it must not
+// wake the loop every interval for nothing.
+func TestOnlyABucketWithRoomSetsATimer(t *testing.T) {
+	wstest.Run(t, func(l *loop.Loop, y task.Yield) error {
+		c := &clock{Loop: l}
+		b := ratelimit.NewBucket(c, 2, time.Millisecond)
+		task.Sleep(y, 5*time.Millisecond)
+		if c.timers != 0 {
+			t.Errorf("a full, idle bucket set %d timer(s); want none", c.timers)
+		}
+		if err := b.Take(y); err != nil {
+			return err
+		}
+		// One token short: one refill, due in 1 ms, fills the bucket; a
+		// full bucket re-arms nothing. The sleep's own timer is due later,
+		// so the refill has certainly run by the time it ends.
+		task.Sleep(y, 20*time.Millisecond)
+		if b.Tokens() != 2 || c.timers != 1 {
+			t.Errorf("after one take and a quiet spell: %d tokens, %d timer(s) set; want 2 tokens, 1 timer",
+				b.Tokens(), c.timers)
+		}
+		return nil
+	})
+}
+
 func TestTimerRefillsTheBucket(t *testing.T) {
 	wstest.Run(t, func(l *loop.Loop, y task.Yield) error {
 		b := ratelimit.NewBucket(l, 1, time.Millisecond)

@@ -1,24 +1,21 @@
-//go:build !solution
-
 package ratelimit
 
 import (
 	"errors"
 	"time"
 
-	"loopkit/loop"
 	"loopkit/task"
 )
 
 // Bucket is a token bucket for tasks on one loop.
 type Bucket struct {
-	// TODO: the loop, the size and interval, the tokens, a FIFO of
+	// TODO: the clock, the size and interval, the tokens, a FIFO of
 	// waiters (one future each), and the refill timer.
 }
 
 // NewBucket returns a full bucket of burst tokens that gains one token
 // every interval.
-func NewBucket(l *loop.Loop, burst int, every time.Duration) *Bucket {
+func NewBucket(c Clock, burst int, every time.Duration) *Bucket {
 	return &Bucket{}
 }
 

@@ -14,82 +14,145 @@ import (
 	"loopkit/task"
 )
 
-// The tests never bet on speed: a deadline is either an hour (it never
-// passes) or a millisecond with nothing to race it; and "afterwards" is a
-// sleep longer than d, which the loop's timer heap always fires later.
+// The tests never bet on speed: a deadline is either an hour (it cannot
+// pass during a test) or a millisecond with nothing to race it.
+
+// clock is the loop, with a record of every timer WithTimeout set.
+type clock struct {
+	*loop.Loop
+	timers []*loop.Timer
+}
+
+func (c *clock) CallLater(d time.Duration, fn func()) *loop.Timer {
+	t := c.Loop.CallLater(d, fn)
+	c.timers = append(c.timers, t)
+	return t
+}
+
+// armed counts the timers still armed, and disarms them: Cancel reports
+// true only for a timer that had neither fired nor been cancelled.
+func (c *clock) armed() int {
+	n := 0
+	for _, t := range c.timers {
+		if t.Cancel() {
+			n++
+		}
+	}
+	return n
+}
+
+// noTimerLeft fails the test if a timer outlived the request. An hour-long
+// timer left armed keeps its closure, and f, alive for an hour; a crawler
+// that did that per request would fill the loop's heap.
+func noTimerLeft(t *testing.T, c *clock, y task.Yield) {
+	t.Helper()
+	wstest.Turns(y, 2) // let done callbacks run
+	if len(c.timers) == 0 {
+		t.Error("WithTimeout set no timer with CallLater")
+	}
+	if n := c.armed(); n > 0 {
+		t.Errorf("%d timer(s) still armed after the outcome: cancel the timer once it cannot matter", n)
+	}
+}
 
 func TestResultInTimeIsPassedOn(t *testing.T) {
 	wstest.Run(t, func(l *loop.Loop, y task.Yield) error {
+		c := &clock{Loop: l}
 		f := future.New[string](l)
-		out := timeout.WithTimeout(l, f, 5*time.Millisecond)
+		out := timeout.WithTimeout(c, f, time.Hour)
 		l.CallSoon(func() { f.SetResult("in time") })
 		v, err := task.Await(y, out)
 		if v != "in time" || err != nil {
 			t.Errorf("WithTimeout = %q, %v; want %q, nil", v, err, "in time")
 		}
-		// Let the deadline pass: a timer that was not cancelled fires now,
-		// and completing out a second time fails the test.
-		task.Sleep(y, 20*time.Millisecond)
+		noTimerLeft(t, c, y)
 		return nil
 	})
 }
 
 func TestErrorInTimeIsPassedOn(t *testing.T) {
 	wstest.Run(t, func(l *loop.Loop, y task.Yield) error {
+		c := &clock{Loop: l}
 		f := future.New[string](l)
 		boom := errors.New("boom")
-		out := timeout.WithTimeout(l, f, time.Hour)
+		out := timeout.WithTimeout(c, f, time.Hour)
 		l.CallSoon(func() { f.SetError(boom) })
 		if _, err := task.Await(y, out); err != boom {
 			t.Errorf("WithTimeout failed with %v, want f's own error", err)
 		}
+		noTimerLeft(t, c, y)
 		return nil
 	})
 }
 
 func TestDeadlinePassesAndCancelsF(t *testing.T) {
 	wstest.Run(t, func(l *loop.Loop, y task.Yield) error {
+		c := &clock{Loop: l}
 		f := future.New[string](l) // never completed by anyone
-		_, err := task.Await(y, timeout.WithTimeout(l, f, time.Millisecond))
+		_, err := task.Await(y, timeout.WithTimeout(c, f, time.Millisecond))
 		if !errors.Is(err, timeout.ErrTimeout) {
 			t.Errorf("WithTimeout failed with %v, want ErrTimeout", err)
 		}
 		if !f.Cancelled() {
 			t.Error("f is still pending after the deadline: nobody will ever use its result")
 		}
+		noTimerLeft(t, c, y)
 		return nil
 	})
 }
 
 func TestAlreadyDoneFutureIsPassedOn(t *testing.T) {
 	wstest.Run(t, func(l *loop.Loop, y task.Yield) error {
+		c := &clock{Loop: l}
 		f := future.New[string](l)
 		f.SetResult("early")
-		out := timeout.WithTimeout(l, f, time.Millisecond)
+		out := timeout.WithTimeout(c, f, time.Hour)
 		v, err := task.Await(y, out)
 		if v != "early" || err != nil {
 			t.Errorf("WithTimeout = %q, %v; want %q, nil", v, err, "early")
 		}
-		task.Sleep(y, 10*time.Millisecond) // past the deadline: nothing may happen
+		noTimerLeft(t, c, y)
 		return nil
 	})
 }
 
 func TestCancellingTheOutputCancelsF(t *testing.T) {
 	wstest.Run(t, func(l *loop.Loop, y task.Yield) error {
+		c := &clock{Loop: l}
 		f := future.New[string](l)
-		out := timeout.WithTimeout(l, f, 5*time.Millisecond)
+		out := timeout.WithTimeout(c, f, time.Hour)
 		wstest.Turns(y, 1)
 		if !out.Cancel() {
 			t.Error("the output could not be cancelled: it was already done")
 			return nil
 		}
-		task.Sleep(y, 20*time.Millisecond) // a timer left armed would fire now
+		wstest.Turns(y, 2)
 		if !f.Cancelled() {
 			t.Error("f is still pending after its only consumer cancelled")
 		}
 		if _, err := out.Result(); !errors.Is(err, future.ErrCancelled) {
 			t.Errorf("the output's error is %v, want the cancellation", err)
+		}
+		noTimerLeft(t, c, y)
+		return nil
+	})
+}
+
+// A short deadline that passes after f has won must change nothing: the
+// output keeps f's value (the wstest guard fails the test if anything
+// completes it a second time).
+func TestLateDeadlineChangesNothing(t *testing.T) {
+	wstest.Run(t, func(l *loop.Loop, y task.Yield) error {
+		c := &clock{Loop: l}
+		f := future.New[int](l)
+		out := timeout.WithTimeout(c, f, time.Millisecond)
+		f.SetResult(7)
+		task.Sleep(y, 10*time.Millisecond) // past the deadline
+		if v, err := out.Result(); v != 7 || err != nil {
+			t.Errorf("after the deadline passed, the output is %v, %v; want 7, nil", v, err)
+		}
+		if f.Cancelled() {
+			t.Error("f was cancelled after it had already won")
 		}
 		return nil
 	})

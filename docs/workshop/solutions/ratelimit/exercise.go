@@ -12,7 +12,7 @@ import (
 
 // Bucket is a token bucket for tasks on one loop.
 type Bucket struct {
-	loop    *loop.Loop
+	clock   Clock
 	burst   int
 	every   time.Duration
 	tokens  int
@@ -22,8 +22,8 @@ type Bucket struct {
 
 // NewBucket returns a full bucket of burst tokens that gains one token
 // every interval.
-func NewBucket(l *loop.Loop, burst int, every time.Duration) *Bucket {
-	return &Bucket{loop: l, burst: burst, every: every, tokens: burst}
+func NewBucket(c Clock, burst int, every time.Duration) *Bucket {
+	return &Bucket{clock: c, burst: burst, every: every, tokens: burst}
 }
 
 // Take takes a token, waiting for one if the bucket is empty.
@@ -33,7 +33,7 @@ func (b *Bucket) Take(y task.Yield) error {
 		b.arm()
 		return nil
 	}
-	f := future.New[struct{}](b.loop)
+	f := future.New[struct{}](b.clock)
 	b.waiters = append(b.waiters, f)
 	b.arm()
 	if _, err := task.Await(y, f); err != nil {
@@ -90,7 +90,7 @@ func (b *Bucket) arm() {
 	if b.refill != nil || (b.tokens >= b.burst && !b.waiting()) {
 		return
 	}
-	b.refill = b.loop.CallLater(b.every, func() {
+	b.refill = b.clock.CallLater(b.every, func() {
 		b.refill = nil
 		b.Add(1) // re-arms if there is still room
 	})

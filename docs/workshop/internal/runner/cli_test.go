@@ -1,0 +1,178 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// fakeTester reports the exercises in solved as passing, the rest as
+// failing one test of three.
+type fakeTester struct {
+	solved   map[string]bool
+	verified []string
+	noRace   bool
+}
+
+func (f *fakeTester) Results(_ context.Context, exs []Exercise) (map[string]*Result, error) {
+	res := make(map[string]*Result)
+	for _, e := range exs {
+		if f.solved[e.Name] {
+			res[e.Package()] = &Result{Ran: true, Passed: true, Tests: 3}
+		} else {
+			res[e.Package()] = &Result{Ran: true, Tests: 3, Failed: []string{"TestX"}}
+		}
+	}
+	return res, nil
+}
+
+func (f *fakeTester) RaceDetector() bool { return !f.noRace }
+
+func (f *fakeTester) Verify(_ context.Context, e Exercise, w io.Writer) (bool, error) {
+	f.verified = append(f.verified, e.Name)
+	fmt.Fprintln(w, "(test output)")
+	return f.solved[e.Name], nil
+}
+
+// files is a workshop whose READMEs and hints are one-liners.
+func files() fstest.MapFS {
+	fsys := fstest.MapFS{}
+	for i, e := range Exercises {
+		fsys[e.Name+"/README.md"] = &fstest.MapFile{Data: []byte(fmt.Sprintf(
+			"# %d. %s — title of %s\n\nSummary of %s, with a [link](x.go).\n\n## The rules\n\nwhat the rules say\n", i+1, e.Name, e.Name, e.Name))}
+		fsys["hints/"+e.Name+".md"] = &fstest.MapFile{Data: []byte("## Hint 1\none\n## Hint 2\ntwo\n## Hint 3\nthree\n")}
+	}
+	return fsys
+}
+
+func run(t *testing.T, solved map[string]bool, args ...string) (string, int, *fakeTester) {
+	t.Helper()
+	var out bytes.Buffer
+	ft := &fakeTester{solved: solved}
+	app := &App{Files: files(), Tester: ft, Out: &out}
+	status := app.Run(context.Background(), args)
+	return out.String(), status, ft
+}
+
+func mustContain(t *testing.T, out string, parts ...string) {
+	t.Helper()
+	for _, p := range parts {
+		if !strings.Contains(out, p) {
+			t.Errorf("output lacks %q:\n%s", p, out)
+		}
+	}
+}
+
+func TestListShowsProgressAndWhatIsNext(t *testing.T) {
+	out, status, _ := run(t, map[string]bool{"minifuture": true, "timeout": true}, "list")
+	if status != 0 {
+		t.Errorf("list exited %d", status)
+	}
+	mustContain(t, out,
+		"2 of 12 exercises solved",
+		"  ✓  1. minifuture  title of minifuture\n",
+		"  ✗  2. countdown   title of countdown (1 of 3 tests fail)\n",
+		"  ✓  3. timeout     title of timeout\n",
+		"  ✗ 12. frontier    title of frontier (1 of 3 tests fail)\n",
+		"Next: countdown — go run ./docs/workshop next")
+}
+
+func TestNoArgumentsIsList(t *testing.T) {
+	out, status, _ := run(t, nil)
+	if status != 0 || !strings.Contains(out, "0 of 12 exercises solved") {
+		t.Errorf("no arguments: status %d, output\n%s", status, out)
+	}
+}
+
+func TestAllSolved(t *testing.T) {
+	all := map[string]bool{}
+	for _, e := range Exercises {
+		all[e.Name] = true
+	}
+	out, _, _ := run(t, all, "list")
+	mustContain(t, out, "12 of 12 exercises solved", "All solved.")
+	out, _, _ = run(t, all, "next")
+	mustContain(t, out, "Every exercise is solved.")
+}
+
+func TestNextIntroducesTheFirstUnsolved(t *testing.T) {
+	out, status, _ := run(t, map[string]bool{"minifuture": true}, "next")
+	if status != 0 {
+		t.Errorf("next exited %d", status)
+	}
+	mustContain(t, out,
+		"Next: 2. countdown — title of countdown (1 of 3 tests fail)",
+		"Summary of countdown, with a link.",
+		"docs/workshop/countdown/exercise.go",
+		"go run ./docs/workshop verify countdown",
+		"go run ./docs/workshop hint countdown 1")
+	if strings.Contains(out, "what the rules say") {
+		t.Errorf("next printed more than the summary:\n%s", out)
+	}
+}
+
+func TestHintsComeOneAtATime(t *testing.T) {
+	out, status, _ := run(t, nil, "hint", "timeout")
+	if status != 0 || !strings.Contains(out, "timeout — hint 1 of 3\n\none\n") || strings.Contains(out, "two") {
+		t.Errorf("hint timeout: status %d, output\n%s", status, out)
+	}
+	mustContain(t, out, "go run ./docs/workshop hint timeout 2")
+	out, _, _ = run(t, nil, "hint", "3", "2") // by number
+	if !strings.Contains(out, "timeout — hint 2 of 3\n\ntwo\n") || strings.Contains(out, "one") || strings.Contains(out, "three") {
+		t.Errorf("hint 3 2: output\n%s", out)
+	}
+	out, _, _ = run(t, nil, "hint", "timeout", "3")
+	mustContain(t, out, "three", "That was the last hint", "docs/workshop/solutions/timeout/exercise.go")
+	for _, bad := range [][]string{{"hint", "timeout", "4"}, {"hint", "timeout", "0"}, {"hint", "timeout", "x"}, {"hint", "nosuch"}} {
+		if out, status, _ := run(t, nil, bad...); status == 0 || !strings.HasPrefix(strings.TrimSpace(out), "workshop:") {
+			t.Errorf("%q: status %d, output\n%s", bad, status, out)
+		}
+	}
+}
+
+func TestVerifySaysSolvedOrNot(t *testing.T) {
+	out, status, ft := run(t, map[string]bool{"echo": true}, "verify", "echo")
+	if status != 0 || len(ft.verified) != 1 || ft.verified[0] != "echo" {
+		t.Errorf("verify echo: status %d, verified %v", status, ft.verified)
+	}
+	mustContain(t, out, "(test output)", "✓ echo is solved", "with the race detector")
+	out, status, _ = run(t, nil, "verify", "chunked")
+	if status != 1 {
+		t.Errorf("verify of an unsolved exercise exited %d, want 1", status)
+	}
+	mustContain(t, out, "✗ chunked is not solved yet", "go run ./docs/workshop hint chunked 1")
+	if strings.Contains(out, "race") {
+		t.Errorf("chunked has no goroutines, yet verify mentions the race detector:\n%s", out)
+	}
+}
+
+// Without cgo there is no race detector: verify must not claim it ran.
+func TestVerifyWithoutTheRaceDetector(t *testing.T) {
+	var out bytes.Buffer
+	app := &App{Files: files(), Tester: &fakeTester{solved: map[string]bool{"echo": true}, noRace: true}, Out: &out}
+	if status := app.Run(context.Background(), []string{"verify", "echo"}); status != 0 {
+		t.Errorf("verify echo exited %d", status)
+	}
+	if !strings.Contains(out.String(), "✓ echo is solved") || strings.Contains(out.String(), "race") {
+		t.Errorf("output:\n%s", out.String())
+	}
+}
+
+func TestUsage(t *testing.T) {
+	for _, bad := range [][]string{{"frobnicate"}, {"verify"}, {"list", "extra"}, {"hint"}} {
+		out, status, _ := run(t, nil, bad...)
+		if status != 2 || !strings.Contains(out, "go run ./docs/workshop list") {
+			t.Errorf("%q: status %d, want 2 and the usage", bad, status)
+		}
+	}
+	if out, status, _ := run(t, nil, "help"); status != 0 || !strings.Contains(out, "hint NAME [N]") {
+		t.Errorf("help: status %d, output\n%s", status, out)
+	}
+	if _, status, _ := run(t, nil, "verify", "nosuch"); status != 2 {
+		t.Errorf("verify nosuch exited %d, want 2", status)
+	}
+}
