@@ -23,8 +23,9 @@ type Stats struct {
 	Busy       time.Duration // total time running them
 	Longest    time.Duration // the longest single callback
 	// LongestFunc names the function that ran for Longest, as the Go
-	// runtime names it ("loopkit/task.(*Task[...]).wakeup-fm" for a task's
-	// step, whose body is what really ran).
+	// runtime names it: "loopkit/crawler/http1.(*conn).onReadable-fm" for
+	// a reader, but "loopkit/task.(*Task[...]).step.func3" for any task's
+	// step — the loop cannot see which body ran inside it.
 	LongestFunc string
 	Durations   Histogram // how long each callback ran
 }
