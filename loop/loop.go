@@ -91,7 +91,7 @@ type Options struct {
 	Poller string
 	// Stats makes the loop time every callback and every wait, for
 	// Loop.Stats: its longest callback, a histogram of their durations,
-	// its time asleep. It costs two clock reads per callback.
+	// its time asleep. It costs a clock read per callback, and a few per turn.
 	Stats bool
 	// Trace, if not nil, is called at the end of every turn with what the
 	// turn did (see Iteration), on the loop's goroutine. It implies Stats.
