@@ -96,3 +96,34 @@ func containsAll(s string, parts ...string) bool {
 	}
 	return true
 }
+
+// waitReadable returns once every one of fds is readable, as a poller of
+// its own sees them: a test that needs data to have arrived waits for
+// that, not for a time that is usually enough.
+func waitReadable(t *testing.T, fds ...int) {
+	t.Helper()
+	p, err := netpoll.Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for _, fd := range fds {
+		if err := p.Register(fd, netpoll.Token(fd), netpoll.Readable); err != nil {
+			t.Fatal(err)
+		}
+		defer p.Deregister(fd)
+	}
+	readable := map[netpoll.Token]bool{}
+	for deadline := time.Now().Add(10 * time.Second); len(readable) < len(fds); {
+		if time.Now().After(deadline) {
+			t.Fatalf("hung: of fds %v, only %d became readable in 10 s", fds, len(readable))
+		}
+		events, err := p.Wait(100 * time.Millisecond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ev := range events {
+			readable[ev.Token] = true
+		}
+	}
+}

@@ -48,9 +48,18 @@ func defaultPanicHandler(p PanicInfo) {
 	fmt.Fprintln(os.Stderr, p.String())
 }
 
-// runCallback runs one callback for the loop. A panic in it goes to the
-// panic handler, and runCallback returns normally: the loop goes on.
+// runCallback runs one callback for the loop — timed, if the loop is
+// observed. A panic in it goes to the panic handler, and runCallback
+// returns normally: the loop goes on.
 func (l *Loop) runCallback(fn func()) {
+	if l.obs != nil {
+		l.obs.timedCallback(l, fn)
+		return
+	}
+	l.callGuarded(fn)
+}
+
+func (l *Loop) callGuarded(fn func()) {
 	defer func() {
 		if v := recover(); v != nil {
 			l.onPanic(PanicInfo{Value: v, Stack: debug.Stack()})

@@ -36,12 +36,15 @@ func (l *Loop) SockConnect(ap netip.AddrPort) *future.Future[int] {
 		return f
 	}
 	fd, err := netpoll.Socket(ap)
+	l.note("socket", fd, 0, err)
 	if err != nil {
 		f.SetError(err)
 		return f
 	}
 	w := l.newWatch(fd, true)
-	switch err := netpoll.Connect(fd, ap); {
+	err = netpoll.Connect(fd, ap)
+	l.note("connect", fd, 0, err)
+	switch {
 	case err == nil:
 		f.SetResult(fd)
 		return f
@@ -64,7 +67,9 @@ func (l *Loop) SockConnect(ap netip.AddrPort) *future.Future[int] {
 		if f.Done() { // cancelled by the caller meanwhile
 			return
 		}
-		if err := netpoll.ConnectResult(fd); err != nil {
+		err := netpoll.ConnectResult(fd)
+		l.note("getsockopt", fd, 0, err)
+		if err != nil {
 			l.SockClose(fd)
 			f.SetError(err)
 			return
@@ -86,6 +91,7 @@ func (l *Loop) Listen(ap netip.AddrPort) (int, netip.AddrPort, error) {
 		return -1, netip.AddrPort{}, ErrClosed
 	}
 	fd, bound, err := netpoll.Listen(ap, 1024)
+	l.note("listen", fd, 0, err)
 	if err != nil {
 		return -1, netip.AddrPort{}, err
 	}
@@ -99,6 +105,7 @@ func (l *Loop) SockAccept(fd int) *future.Future[Accepted] {
 	f := future.New[Accepted](l)
 	readWhenReady(l, fd, f, func() (bool, error) {
 		nfd, peer, err := netpoll.Accept(fd)
+		l.note("accept", fd, nfd, err)
 		if err == netpoll.ErrWouldBlock {
 			return false, nil
 		}
@@ -117,6 +124,7 @@ func (l *Loop) SockRecv(fd int, buf []byte) *future.Future[int] {
 	f := future.New[int](l)
 	readWhenReady(l, fd, f, func() (bool, error) {
 		n, err := netpoll.Read(fd, buf)
+		l.note("read", fd, n, err)
 		if err == netpoll.ErrWouldBlock {
 			return false, nil // woken, but another reader took the data
 		}
@@ -186,6 +194,7 @@ func (l *Loop) SockSendAll(fd int, data []byte) *future.Future[int] {
 	send := func() bool {
 		for sent < len(data) {
 			n, err := netpoll.Write(fd, data[sent:])
+			l.note("write", fd, n, err)
 			if err == netpoll.ErrWouldBlock {
 				return false
 			}

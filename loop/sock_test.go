@@ -185,8 +185,7 @@ func TestEventForClosedAndReusedFDIsDropped(t *testing.T) {
 		a2, b2 := socketPair(t, l)
 		mustSend(t, l, b1, "x")
 		mustSend(t, l, b2, "y")
-		// Let both bytes arrive, so one Wait reports both sockets.
-		time.Sleep(20 * time.Millisecond)
+		waitReadable(t, a1, a2) // so that one Wait reports both sockets
 
 		reused, misdelivered, ran := false, false, 0
 		victimOf := map[int]int{a1: a2, a2: a1}

@@ -41,14 +41,16 @@ func (l *Loop) postsWaiting() bool {
 }
 
 // takePosted moves callbacks posted by other goroutines to the ready
-// queue. It runs after the poller drained its wake-up, so a post that raced
-// with the drain is either taken here or has woken the poller again.
-func (l *Loop) takePosted() {
+// queue, and says how many. It runs after the poller drained its wake-up,
+// so a post that raced with the drain is either taken here or has woken
+// the poller again.
+func (l *Loop) takePosted() int {
 	l.inbox.mu.Lock()
 	fns := l.inbox.fns
 	l.inbox.fns = nil
 	l.inbox.mu.Unlock()
 	l.ready = append(l.ready, fns...)
+	return len(fns)
 }
 
 // close makes every later post fail with ErrClosed and drops what was

@@ -87,14 +87,16 @@ func (l *Loop) popTimer() *Timer {
 }
 
 // readyDueTimers moves the timers whose time has come to the ready queue,
-// in deadline order. A cancelled one is dropped on the way.
-func (l *Loop) readyDueTimers() {
+// in deadline order, and says how many. A cancelled one is dropped on the way.
+func (l *Loop) readyDueTimers() (n int) {
 	now := l.Time()
 	for len(l.timers) > 0 && l.timers[0].when <= now {
 		if t := l.popTimer(); !t.cancelled {
 			l.ready = append(l.ready, t.run)
+			n++
 		}
 	}
+	return n
 }
 
 // dropCancelledHead pops cancelled timers off the top, so the next wait is

@@ -219,7 +219,9 @@ func (l *Loop) release(w *watch, err error) error {
 		w.registered = 0
 	}
 	if w.owned {
-		if err := netpoll.Close(w.fd); err != nil && first == nil {
+		err := netpoll.Close(w.fd)
+		l.note("close", w.fd, 0, err)
+		if err != nil && first == nil {
 			first = err
 		}
 	}

@@ -18,3 +18,25 @@ func IsRefused(err error) bool { return errors.Is(err, unix.ECONNREFUSED) }
 func IsReset(err error) bool {
 	return errors.Is(err, unix.ECONNRESET) || errors.Is(err, unix.EPIPE)
 }
+
+// ErrName names err the way strace prints it, so a trace of the loop can be
+// read next to the kernel's own: "EAGAIN" for ErrWouldBlock, "EINPROGRESS"
+// for ErrInProgress, an errno's name ("ECONNREFUSED") for a failed system
+// call, "" for nil, and the text of any other error.
+func ErrName(err error) string {
+	switch {
+	case err == nil:
+		return ""
+	case err == ErrWouldBlock:
+		return "EAGAIN"
+	case err == ErrInProgress:
+		return "EINPROGRESS"
+	}
+	var errno unix.Errno
+	if errors.As(err, &errno) {
+		if name := unix.ErrnoName(errno); name != "" {
+			return name
+		}
+	}
+	return err.Error()
+}

@@ -1,9 +1,14 @@
 package netpoll
 
 import (
+	"errors"
+	"fmt"
 	"math"
+	"os"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 func TestTimeoutMillisRoundsUp(t *testing.T) {
@@ -31,6 +36,25 @@ func TestWaitIsCappedAtMaxWait(t *testing.T) {
 		retryOnEINTR(c.in, func(left time.Duration) error { got = left; return nil })
 		if got != c.want {
 			t.Errorf("a wait of %v waited %v, want %v", c.in, got, c.want)
+		}
+	}
+}
+
+// ErrName says what strace would: the errno's name, through any wrapping.
+func TestErrNameIsWhatStraceSays(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{nil, ""},
+		{ErrWouldBlock, "EAGAIN"},
+		{ErrInProgress, "EINPROGRESS"},
+		{os.NewSyscallError("connect", unix.ECONNREFUSED), "ECONNREFUSED"},
+		{fmt.Errorf("loop: watching fd 7: %w", os.NewSyscallError("epoll_ctl", unix.ENOENT)), "ENOENT"},
+		{errors.New("something else"), "something else"},
+	} {
+		if got := ErrName(c.err); got != c.want {
+			t.Errorf("ErrName(%v) = %q, want %q", c.err, got, c.want)
 		}
 	}
 }

@@ -29,7 +29,21 @@ func TestATaskCannotAwaitItselfOrATaskThatAwaitsIt(t *testing.T) {
 		}
 		return task.Await[int](y, a)
 	})
-	l.CallLater(10*time.Millisecond, func() { self.Cancel(); a.Cancel() })
+	// Once a and b have ended and self has been refused (and so has gone
+	// to sleep), cancel self. Waiting for those states, not for a timer: a
+	// timer could fire first on a slow machine, and its Cancel would then
+	// replace the refusal that each Await is about to return.
+	task.Spawn(l, func(y task.Yield) (int, error) {
+		task.Await[int](y, a) // their errors are checked below
+		task.Await[int](y, b)
+		for selfErr == nil {
+			if err := task.Pause(y); err != nil {
+				return 0, err
+			}
+		}
+		self.Cancel()
+		return 0, nil
+	})
 	all := task.Spawn(l, func(y task.Yield) ([]task.Outcome[int], error) {
 		return task.Gather[int](y, self, a, b)
 	})

@@ -144,7 +144,7 @@ func TestClosingTheLoopStopsSuspendedTasks(t *testing.T) {
 			return 0, task.Sleep(y, time.Hour)
 		}))
 	}
-	l.CallLater(10*time.Millisecond, l.Stop)
+	l.CallSoon(l.Stop) // after the 1000 first steps, scheduled before it
 	runLoop(t, l)
 	// Each suspended task is a parked coroutine goroutine. (Compared with
 	// 1000, not before+1000: goroutines of earlier tests may end meanwhile.)
@@ -200,7 +200,7 @@ func TestCatchTurnsAPanicIntoAnErrorButLetsLoopCloseThrough(t *testing.T) {
 			}
 		}
 	})
-	l.CallLater(10*time.Millisecond, l.Stop)
+	l.CallSoon(l.Stop) // after the worker's first step, scheduled before it
 	runLoop(t, l)
 	l.Close()
 	if handled != 1 || !errors.Is(worker.Err(), loop.ErrClosed) {

@@ -67,12 +67,12 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 	}
 	o.cfg.Roots = roots
 
-	l, err := loop.New(&loop.Options{Poller: o.poller})
+	l, finishLoop, err := newLoop(o, stderr) // trace.go: the loop's stats and --trace
 	if err != nil {
 		fmt.Fprintf(stderr, "crawl: %v\n", err)
 		return 2
 	}
-	defer l.Close()
+	defer finishLoop() // closes the loop, then prints its stats
 
 	if o.output != "" {
 		out, err := createJSONL(o.output)

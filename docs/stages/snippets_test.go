@@ -5,13 +5,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
 
 // The documents whose quotations and links are checked, from the
 // repository root.
-var documents = []string{"docs/tutorial.md", "docs/workshop/README.md"}
+var documents = []string{"docs/tutorial.md", "docs/kernel.md", "docs/coroutines.md", "docs/workshop/README.md"}
 
 const root = "../.." // this test runs in docs/stages
 
@@ -166,5 +167,56 @@ func TestRelativeLinksPointToFiles(t *testing.T) {
 				t.Errorf("%s: link to %s: %v", doc, m[1], err)
 			}
 		}
+	}
+}
+
+// captureLine names the file a ```text block quotes, when it does:
+// "# from docs/kernel/capture/strace.txt".
+var captureLine = regexp.MustCompile(`^# from (\S+)$`)
+
+// TestQuotedOutputIsInItsFile checks the ```text blocks that say where
+// they come from (a first line "# from <file>"): each of their lines is a
+// whole line of that file, in the file's order, and "..." leaves lines
+// out. docs/kernel.md quotes a strace capture this way; rerun the capture
+// without updating the chapter, and this test says which lines to change.
+func TestQuotedOutputIsInItsFile(t *testing.T) {
+	total := 0
+	for _, doc := range documents {
+		text, err := os.ReadFile(filepath.Join(root, doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(text), "\n")
+		for i := 0; i < len(lines); i++ {
+			if lines[i] != "```text" || i+1 >= len(lines) {
+				continue
+			}
+			m := captureLine.FindStringSubmatch(lines[i+1])
+			if m == nil {
+				continue
+			}
+			total++
+			src, err := os.ReadFile(filepath.Join(root, m[1]))
+			if err != nil {
+				t.Errorf("%s:%d: quotes %s: %v", doc, i+1, m[1], err)
+				continue
+			}
+			fileLines := strings.Split(string(src), "\n")
+			at := 0
+			for j := i + 2; j < len(lines) && lines[j] != "```"; j++ {
+				if lines[j] == "..." {
+					continue
+				}
+				k := slices.Index(fileLines[at:], lines[j])
+				if k < 0 {
+					t.Errorf("%s:%d: this line is not in %s (or not in this order):\n%s", doc, j+1, m[1], lines[j])
+					break
+				}
+				at += k + 1
+			}
+		}
+	}
+	if total == 0 {
+		t.Error("no quoted output found: is the check reading the right files?")
 	}
 }

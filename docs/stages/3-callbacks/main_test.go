@@ -4,9 +4,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"loopkit/docs/stages/internal/stagetest"
 )
 
 func TestFetchesEveryPageConcurrently(t *testing.T) {
+	defer stagetest.Guard(t, time.Minute)()
 	var out strings.Builder
 	if err := run(&out, 8, 5*time.Millisecond); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())

@@ -6,9 +6,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"loopkit/docs/stages/internal/stagetest"
 )
 
 func TestFetchesEveryPageTwiceAndTheSemaphoreBoundsTheServer(t *testing.T) {
+	defer stagetest.Guard(t, time.Minute)()
 	var out strings.Builder
 	if err := run(&out, 8, 5*time.Millisecond, 3); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())

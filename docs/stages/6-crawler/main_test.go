@@ -6,9 +6,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"loopkit/docs/stages/internal/stagetest"
 )
 
 func TestCrawlsTheWholeSite(t *testing.T) {
+	defer stagetest.Guard(t, time.Minute)()
 	var out strings.Builder
 	if err := run(&out, time.Millisecond, 5); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())

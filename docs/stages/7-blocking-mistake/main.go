@@ -68,23 +68,24 @@ func run(w io.Writer, requests int, work time.Duration) error {
 	defer server.Close()
 	for _, way := range ways {
 		start := time.Now()
-		ok, gap, err := handleAll(server, way.do, work)
+		ok, gap, longest, err := handleAll(server, way.do, work)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "%s:\n    %d of %d requests ok in %v; heartbeat due every 10ms, longest gap %v\n",
-			way.name, ok, requests, time.Since(start).Round(time.Millisecond), gap.Round(time.Millisecond))
+		fmt.Fprintf(w, "%s:\n    %d of %d requests ok in %v; heartbeat due every 10ms, longest gap %v; longest callback %v\n",
+			way.name, ok, requests, time.Since(start).Round(time.Millisecond), gap.Round(time.Millisecond),
+			longest.Round(100*time.Microsecond))
 	}
 	return nil
 }
 
 // handleAll starts a task per request on a fresh loop: fetch a page, then
-// do the work. It returns how many requests got a 200, and the longest
-// gap between two heartbeats.
-func handleAll(server *demo.Server, do func(task.Yield, time.Duration) error, work time.Duration) (int, time.Duration, error) {
-	l, err := loop.New(nil)
+// do the work. It returns how many requests got a 200, the longest gap
+// between two heartbeats, and the loop's longest callback (loop.Stats).
+func handleAll(server *demo.Server, do func(task.Yield, time.Duration) error, work time.Duration) (int, time.Duration, time.Duration, error) {
+	l, err := loop.New(&loop.Options{Stats: true})
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	defer l.Close()
 	client := http1.NewClient(l, http1.Options{})
@@ -112,7 +113,7 @@ func handleAll(server *demo.Server, do func(task.Yield, time.Duration) error, wo
 		}
 		return ok, err
 	})
-	return ok, beat.worst, err
+	return ok, beat.worst, l.Stats().Longest, err
 }
 
 // heartbeat ticks on the loop and remembers the longest gap between two

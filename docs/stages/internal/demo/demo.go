@@ -117,8 +117,13 @@ func (s *Server) Close() {
 // connection, so the end of the response is simply EOF. (HTTP/1.1 keeps
 // the connection open and frames the body by length or in chunks; that is
 // crawler/http1's job, not these programs'.)
-func (s *Server) Request(path string) []byte {
-	return []byte("GET " + path + " HTTP/1.0\r\nHost: " + s.Host + "\r\n\r\n")
+func (s *Server) Request(path string) []byte { return Request(s.Host, path) }
+
+// Request is the same GET for a server on host ("127.0.0.1:port") that
+// runs elsewhere — in another process, say, so that strace of this one
+// sees only the client's system calls.
+func Request(host, path string) []byte {
+	return []byte("GET " + path + " HTTP/1.0\r\nHost: " + host + "\r\n\r\n")
 }
 
 // Print writes a line about one fetch — its path, status and size, or

@@ -1,0 +1,62 @@
+package loop
+
+import "errors"
+
+// OnClose registers fn to run when the loop closes, before its sockets and
+// poller are released; the returned function unregisters it. Tasks use it
+// to stop their coroutines, and the executor to fail its pending futures.
+func (l *Loop) OnClose(fn func()) (unregister func()) {
+	l.hookSeq++
+	id := l.hookSeq
+	l.closeHooks[id] = fn
+	return func() { delete(l.closeHooks, id) }
+}
+
+// Close releases the loop: it runs the OnClose hooks (stopping unfinished
+// tasks), fails every pending socket operation and executor job with
+// ErrClosed, closes the sockets the loop created, waits for executor
+// goroutines, and closes the poller. Callbacks still queued are dropped.
+// Close must not be called while Run is active.
+func (l *Loop) Close() error {
+	if l.inRun {
+		return errors.New("loop: Close called while the loop is running")
+	}
+	if l.closed {
+		return nil
+	}
+	l.closed = true
+	// The steps are in this order because each may still need what the
+	// later ones take away.
+	//
+	// 1. Close the inbox: from now on other goroutines' posts (executor
+	// results among them) fail with ErrClosed instead of queueing
+	// callbacks that would never run; and a post already under way has
+	// finished waking the poller, which step 5 closes.
+	l.inbox.close()
+	// 2. Run the hooks while the sockets and the poller still work: a task
+	// being stopped runs its body's defers, which may SockClose a socket.
+	// A hook may register another (a deferred Spawn, say), and a range over
+	// a map may or may not visit keys added during it: hence the outer
+	// loop, which goes round until no hook is left.
+	for len(l.closeHooks) > 0 {
+		for id, fn := range l.closeHooks {
+			delete(l.closeHooks, id)
+			l.runCallback(fn)
+		}
+	}
+	// 3. Fail the socket operations still pending, and close the sockets
+	// the loop owns.
+	err := l.closeWatches()
+	// 4. Wait for the executor's goroutines, so a closed loop leaves none
+	// behind (their results have nowhere to go since step 1).
+	l.executor.shutdown()
+	// 5. Last, the poller, which every step above may still have used.
+	if l.obs != nil {
+		l.obs.flush() // a trace sees Close's system calls too
+	}
+	if perr := l.poller.Close(); err == nil {
+		err = perr
+	}
+	l.ready, l.batch, l.timers = nil, nil, nil
+	return err
+}
