@@ -156,10 +156,11 @@ func unhex(c byte) int {
 	return -1
 }
 
-// hasControl reports a control byte other than HTAB, a bare CR among them.
-func hasControl(b []byte) bool {
-	for _, c := range b {
-		if c < ' ' && c != '\t' || c == 0x7f {
+// hasControl reports a control byte other than HTAB (CR and LF among
+// them) or DEL.
+func hasControl[T string | []byte](b T) bool {
+	for i := 0; i < len(b); i++ {
+		if c := b[i]; c < ' ' && c != '\t' || c == 0x7f {
 			return true
 		}
 	}

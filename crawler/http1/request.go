@@ -148,12 +148,16 @@ func queryNeedsEscape(q string, i int) bool {
 // HEAD) to dst: the request line, Host from t, the fields of h in order,
 // and the empty line.
 //
-// It returns an error, and dst unchanged, when a value would break the
-// framing: a CR or LF in a field value would let whoever supplied it (a
-// flag, a config file, a page) inject headers or a second request. A
-// check helper that callers may forget would not protect anyone; scanning
-// a few hundred bytes costs nothing next to a network round trip. A Host
-// field in h is refused too: set Target.Host instead, so there is one.
+// It returns an error, and dst unchanged, when a value is not one RFC 9110
+// §5.5 allows: a CR or LF would let whoever supplied it (a flag, a config
+// file, a page) inject headers or a second request, and the other control
+// bytes (NUL, ESC, DEL, ...) are read differently by different servers —
+// some cut the value there, some the line, some refuse the request. HTAB
+// is allowed, and so are bytes 0x80-0xFF (obs-text, which recipients treat
+// as opaque). A check helper that callers may forget would not protect
+// anyone; scanning a few hundred bytes costs nothing next to a network
+// round trip. A Host field in h is refused too: set Target.Host instead,
+// so there is one.
 func AppendRequest(dst []byte, method string, t Target, h Header) ([]byte, error) {
 	if !isToken(method) {
 		return dst, fmt.Errorf("http1: invalid method %q", method)
@@ -170,8 +174,8 @@ func AppendRequest(dst []byte, method string, t Target, h Header) ([]byte, error
 			return dst, fmt.Errorf("http1: invalid header name %q", f.Name)
 		case strings.EqualFold(f.Name, "Host"):
 			return dst, errors.New("http1: set Target.Host instead of a Host field")
-		case strings.ContainsAny(f.Value, "\r\n\x00"):
-			return dst, fmt.Errorf("http1: value of header %s contains CR, LF or NUL", f.Name)
+		case hasControl(f.Value):
+			return dst, fmt.Errorf("http1: value of header %s contains a control byte (CR, LF, NUL, DEL, ...)", f.Name)
 		}
 	}
 	dst = append(dst, method...)
