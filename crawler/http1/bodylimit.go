@@ -63,10 +63,26 @@ func (p *Parser) BodyRemaining() int64 {
 
 // take accepts body bytes: counted always, kept unless discarding.
 func (p *Parser) take(b []byte) {
-	p.bodyLen += int64(len(b))
+	p.bodyRead += int64(len(b))
 	if !p.discard {
 		p.body = append(p.body, b...)
 	}
+}
+
+// frame counts n bytes of chunked framing — size lines with their
+// extensions, line ends, trailers — against the body limit, which bounds
+// what is read, not only what is kept. Past the limit it fails, or, for a
+// truncating parser, ends the response there.
+func (p *Parser) frame(n int) error {
+	p.bodyRead += int64(n)
+	if p.bodyRead <= p.lim.MaxBodyBytes || p.discard {
+		return nil
+	}
+	if p.truncate {
+		p.resp.Truncated, p.resp.Close = true, true
+		return p.finish()
+	}
+	return errorf(ErrBodyTooLarge, "chunked body larger than %d bytes, its framing included", p.lim.MaxBodyBytes)
 }
 
 // overLimit reports whether n more body bytes would pass the limit of a
@@ -76,13 +92,13 @@ func (p *Parser) overLimit(n int) bool {
 	if p.discard {
 		return false // nothing is kept: a skipped body has no limit
 	}
-	return p.bodyLen+int64(n) > p.lim.MaxBodyBytes && (p.truncate || p.state == stateBodyClose)
+	return p.bodyRead+int64(n) > p.lim.MaxBodyBytes && (p.truncate || p.state == stateBodyClose)
 }
 
 // cut ends the response at the limit: b's bytes up to it are kept, the
 // rest of the body is never read, and the connection cannot be reused.
 func (p *Parser) cut(b []byte) (int, error) {
-	k := int(p.lim.MaxBodyBytes - p.bodyLen)
+	k := int(p.lim.MaxBodyBytes - p.bodyRead)
 	p.take(b[:k])
 	p.resp.Truncated, p.resp.Close = true, true
 	return k, p.finish()

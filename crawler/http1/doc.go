@@ -38,6 +38,38 @@
 // llhttp and Python's h11, and the reason asyncio's protocols have
 // data_received.
 //
+// Strict by default, lenient only with a reason. Where two parsers of the
+// same bytes could disagree on where a message ends — the root of request
+// smuggling and response splitting — the parser refuses: bare CR, NUL,
+// whitespace before a colon, conflicting or malformed lengths, a chunk
+// framing line ending in a bare LF, a chunk size that overflows. What it
+// does accept beyond the letter of RFC 9112, and why:
+//
+//   - a bare LF ending the status line, a header field or a trailer field:
+//     RFC 9112 §2.2 lets a recipient accept it (not in chunk framing, which
+//     §7.1 defines with CRLF only);
+//   - no space after the status code when the reason is empty ("HTTP/1.1
+//     404"): §4 lets a recipient parse the status line on whitespace
+//     boundaries, and real servers send it;
+//   - obs-fold (a header line continued on the next): §5.2 obliges a user
+//     agent to unfold it into a space;
+//   - control bytes other than NUL and CR inside a received field value:
+//     RFC 9110 §5.5 lets a recipient keep them; they cannot end a line;
+//   - Content-Length given as a list of equal values ("5, 5"): RFC 9110
+//     §8.6, for what proxies that merge fields produce;
+//   - Transfer-Encoding with Content-Length, or in HTTP/1.0: read as the
+//     Transfer-Encoding says, then the connection is closed (RFC 9112 §6.1,
+//     §6.3), so nothing after it is trusted;
+//   - chunk extensions are skipped without checking their grammar, only
+//     for control bytes: §7.1.1 says to ignore them, and with CRLF required
+//     and controls refused, nothing in them can move where a chunk ends;
+//   - "x-gzip" as gzip (RFC 9110 §8.4.1.3), a later HTTP/1.x minor version
+//     as 1.1 (RFC 9110 §2.5);
+//   - status codes 600 to 999, the one leniency without an RFC behind it
+//     (RFC 9110 §15 defines 100 to 599): servers do send them (LinkedIn's
+//     999 to crawlers), the code is reported and never acted on, and it
+//     cannot change framing.
+//
 // What it deliberately leaves out: HTTP/2, TLS, request bodies, Upgrade and
 // CONNECT. It reads responses to GET and HEAD, which is all a crawler sends.
 package http1
