@@ -20,14 +20,19 @@ type Options struct {
 	// IdleTimeout closes a pooled connection unused for this long. [30s]
 	IdleTimeout time.Duration
 	// The timeouts. Connect covers one TCP handshake; Read is the longest
-	// silence between two reads (not the whole response); Write the longest
+	// silence between two reads (not the whole response); Header the time
+	// from the request written to the end of the response head, so a
+	// server cannot dribble its head a byte at a time; Write the longest
 	// stall while sending; Pool the wait for a free connection when the
 	// host is at its cap; Total the whole request, everything included.
 	ConnectTimeout time.Duration // [10s]
 	ReadTimeout    time.Duration // [30s]
-	WriteTimeout   time.Duration // [10s]
-	PoolTimeout    time.Duration // [30s]
-	TotalTimeout   time.Duration // [2m]
+	// [ReadTimeout: a server that may be silent that long before its first
+	// byte has no need of longer for its whole head]
+	HeaderTimeout time.Duration
+	WriteTimeout  time.Duration // [10s]
+	PoolTimeout   time.Duration // [30s]
+	TotalTimeout  time.Duration // [2m]
 	// Limits bound the size of a response.
 	Limits Limits
 	// DNSTTL is how long a resolved host is remembered. [1m]
@@ -52,6 +57,7 @@ func (o Options) withDefaults() Options {
 	def(&o.IdleTimeout, 30*time.Second)
 	def(&o.ConnectTimeout, 10*time.Second)
 	def(&o.ReadTimeout, 30*time.Second)
+	def(&o.HeaderTimeout, o.ReadTimeout)
 	def(&o.WriteTimeout, 10*time.Second)
 	def(&o.PoolTimeout, 30*time.Second)
 	def(&o.TotalTimeout, 2*time.Minute)

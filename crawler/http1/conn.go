@@ -33,6 +33,7 @@ type conn struct {
 	phase      string        // what the timer guards: "connect", "write", "read", "idle"; "" for nothing
 	limit      time.Duration // the phase's timeout
 	lastIO     time.Duration // last progress; the deadline is lastIO + limit
+	headBy     time.Duration // while a response head is awaited: its deadline (conntimer.go)
 	draining   bool          // reading a skipped body to its end, with no exchange
 	closed     bool
 }
@@ -135,6 +136,7 @@ func (c *conn) write() {
 		c.writerOn = false
 	}
 	c.ex.timings.Written = c.ex.since()
+	c.awaitHead()
 	c.arm("read", c.pool.client.opts.ReadTimeout)
 }
 
@@ -175,6 +177,9 @@ func (c *conn) onReadable() {
 	if perr != nil {
 		c.fail(perr)
 		return
+	}
+	if c.headBy > 0 && c.parser.HeadDone() {
+		c.headBy = 0
 	}
 	if ex := c.ex; c.parser.BodySkipped() && !ex.skipped {
 		ex.skipped = true // the parser asked ex.wantBody when the head came
@@ -221,43 +226,6 @@ func (c *conn) fail(err error) {
 	if ex != nil {
 		ex.connFailed(err, stale)
 	}
-}
-
-// arm makes the timer guard phase with the given timeout, counted from now.
-// Progress within a phase only moves lastIO; the timer checks it when it
-// fires and re-arms itself, so a read does not cost a timer operation.
-func (c *conn) arm(phase string, limit time.Duration) {
-	c.phase, c.limit, c.lastIO = phase, limit, c.loop.Time()
-	deadline := c.lastIO + limit
-	if c.timer != nil && c.timer.When() > deadline {
-		c.timer.Cancel()
-		c.timer = nil
-	}
-	if c.timer == nil {
-		c.timer = c.loop.CallAt(deadline, c.onTimer)
-	}
-}
-
-func (c *conn) onTimer() {
-	c.timer = nil
-	if c.closed || c.phase == "" {
-		return
-	}
-	if deadline := c.lastIO + c.limit; c.loop.Time() < deadline {
-		c.timer = c.loop.CallAt(deadline, c.onTimer)
-		return
-	}
-	ex, phase := c.ex, c.phase
-	c.close()
-	if ex != nil {
-		ex.conn = nil
-		ex.fail(&TimeoutError{Phase: phase, After: c.limit})
-	}
-}
-
-// idleSince starts the idle timeout.
-func (c *conn) idleSince() {
-	c.arm("idle", c.pool.client.opts.IdleTimeout)
 }
 
 // close releases the socket and tells the pool. It does not touch the
