@@ -170,6 +170,7 @@ func (c *Client) Close() {
 		p.closeAll(ErrClientClosed)
 		delete(c.pools, key)
 	}
+	c.dns.close()
 }
 
 // OpenConns is the number of open connections, busy and idle.
@@ -192,7 +193,7 @@ func (c *Client) poolFor(t Target) *hostPool {
 	key := poolKey{t.Hostname, t.Port}
 	p := c.pools[key]
 	if p == nil {
-		p = &hostPool{client: c, hostname: t.Hostname, port: t.Port, conns: make(map[*conn]struct{})}
+		p = &hostPool{client: c, key: key, hostname: t.Hostname, port: t.Port, conns: make(map[*conn]struct{})}
 		c.pools[key] = p
 	}
 	return p

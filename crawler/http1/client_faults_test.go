@@ -128,6 +128,11 @@ func TestStaleKeepAliveConnectionIsRetriedOnce(t *testing.T) {
 	if err != nil || string(second.Body) != "ok" || !second.Retried {
 		t.Fatalf("second: %+v, %v", second, err)
 	}
+	// The retry's connection is the client's, pooled, not an orphan of a
+	// pool forgotten when the dead connection closed.
+	if n := c.OpenConns(); n != 1 {
+		t.Fatalf("%d connections open after the retry, want the fresh one", n)
+	}
 	if n := conns.Load(); n != 2 {
 		t.Fatalf("server saw %d connections, want 2", n)
 	}

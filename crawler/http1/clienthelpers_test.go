@@ -48,7 +48,8 @@ func get(t testing.TB, l *loop.Loop, c *http1.Client, url string) (*http1.Reply,
 // here wrote) that counts the connections it accepts.
 type countingServer struct {
 	*httptest.Server
-	conns atomic.Int64
+	conns  atomic.Int64 // accepted
+	closed atomic.Int64 // closed, by either side
 }
 
 func newCountingServer(t testing.TB, h http.Handler) *countingServer {
@@ -60,8 +61,11 @@ func newCountingServerIdle(t testing.TB, h http.Handler, idle time.Duration) *co
 	s := &countingServer{Server: httptest.NewUnstartedServer(h)}
 	s.Config.IdleTimeout = idle
 	s.Config.ConnState = func(_ net.Conn, st http.ConnState) {
-		if st == http.StateNew {
+		switch st {
+		case http.StateNew:
 			s.conns.Add(1)
+		case http.StateClosed, http.StateHijacked:
+			s.closed.Add(1)
 		}
 	}
 	s.Start()

@@ -10,6 +10,7 @@ import (
 // requests wait in FIFO order for a connection to come back.
 type hostPool struct {
 	client   *Client
+	key      poolKey
 	hostname string
 	port     int
 	open     int // connections open or being dialed
@@ -72,7 +73,10 @@ func (p *hostPool) nextWaiter() *exchange {
 }
 
 // closed forgets a connection that closed, and lets a waiter dial in its
-// place.
+// place. A pool left with no connection and no waiter is forgotten too: a
+// crawler meets thousands of hosts once each, and their empty pools would
+// otherwise stay for the life of the client (the review measured 10.8 MB
+// for 20 000 hosts). Making a pool again costs one small allocation.
 func (p *hostPool) closed(c *conn) {
 	p.open--
 	delete(p.conns, c)
@@ -83,6 +87,9 @@ func (p *hostPool) closed(c *conn) {
 		if ex := p.nextWaiter(); ex != nil {
 			p.dialFor(ex)
 		}
+	}
+	if p.open == 0 && len(p.waiters) == 0 && p.client.pools[p.key] == p {
+		delete(p.client.pools, p.key)
 	}
 }
 
