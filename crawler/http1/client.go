@@ -2,6 +2,7 @@ package http1
 
 import (
 	"errors"
+	"net/netip"
 	"time"
 
 	"loopkit/future"
@@ -19,7 +20,8 @@ type Options struct {
 	MaxConnsPerHost int
 	// IdleTimeout closes a pooled connection unused for this long. [30s]
 	IdleTimeout time.Duration
-	// The timeouts. Connect covers one TCP handshake; Read is the longest
+	// The timeouts. Connect covers one TCP handshake, to one address of
+	// the host (the next is tried meanwhile: see dial.go); Read is the longest
 	// silence between two reads (not the whole response); Header the time
 	// from the request written to the end of the response head, so a
 	// server cannot dribble its head a byte at a time; Write the longest
@@ -85,6 +87,11 @@ type Client struct {
 	dns     *dnsCache
 	readBuf []byte // shared: every read is consumed by its parser at once
 	closed  bool
+
+	// How connections are opened: the loop's SockConnect, and RFC 8305's
+	// attempt delay. Tests replace them to play unreachable addresses.
+	connect      func(netip.AddrPort) *future.Future[int]
+	attemptDelay time.Duration
 }
 
 // NewClient returns a client on l.
@@ -101,6 +108,9 @@ func NewClient(l *loop.Loop, opts Options) *Client {
 		pools:   make(map[poolKey]*hostPool),
 		dns:     newDNSCache(l, opts.DNSTTL),
 		readBuf: make([]byte, 64<<10),
+
+		connect:      l.SockConnect,
+		attemptDelay: connectAttemptDelay,
 	}
 }
 

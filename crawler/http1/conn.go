@@ -1,10 +1,8 @@
 package http1
 
 import (
-	"net/netip"
 	"time"
 
-	"loopkit/future"
 	"loopkit/loop"
 	"loopkit/netpoll"
 )
@@ -17,25 +15,25 @@ import (
 // with the current exchange in ex (nil while idle). A connection has a
 // single reader callback for its whole life, so an idle connection notices
 // at once when the server closes it, and one timer, whose meaning follows
-// the state (connect, write, read or idle timeout).
+// the state (write, read or idle timeout; the dialer has its own).
 type conn struct {
-	pool       *hostPool
-	loop       *loop.Loop
-	fd         int // -1 until connected
-	connecting *future.Future[int]
-	parser     *Parser
-	ex         *exchange
-	uses       int // exchanges completed
-	out        []byte
-	sent       int
-	writerOn   bool
-	timer      *loop.Timer
-	phase      string        // what the timer guards: "connect", "write", "read", "idle"; "" for nothing
-	limit      time.Duration // the phase's timeout
-	lastIO     time.Duration // last progress; the deadline is lastIO + limit
-	headBy     time.Duration // while a response head is awaited: its deadline (conntimer.go)
-	draining   bool          // reading a skipped body to its end, with no exchange
-	closed     bool
+	pool     *hostPool
+	loop     *loop.Loop
+	fd       int     // -1 until connected
+	dialer   *dialer // while connecting
+	parser   *Parser
+	ex       *exchange
+	uses     int // exchanges completed
+	out      []byte
+	sent     int
+	writerOn bool
+	timer    *loop.Timer
+	phase    string        // what the timer guards: "write", "read", "idle"; "" for nothing
+	limit    time.Duration // the phase's timeout
+	lastIO   time.Duration // last progress; the deadline is lastIO + limit
+	headBy   time.Duration // while a response head is awaited: its deadline (conntimer.go)
+	draining bool          // reading a skipped body to its end, with no exchange
+	closed   bool
 }
 
 func newConn(p *hostPool) *conn {
@@ -44,8 +42,7 @@ func newConn(p *hostPool) *conn {
 	return c
 }
 
-// dial resolves the host and connects, trying each address in turn, then
-// sends ex's request.
+// dial resolves the host and connects (dial.go), then sends ex's request.
 func (c *conn) dial(ex *exchange) {
 	c.ex, ex.conn = ex, c
 	lookup := c.pool.client.dns.resolve(c.pool.hostname)
@@ -59,41 +56,21 @@ func (c *conn) dial(ex *exchange) {
 			return
 		}
 		ex.timings.DNS = ex.since()
-		c.connect(addrs, 0)
+		c.dialer = newDialer(c, addrs)
+		c.dialer.start()
 	})
 }
 
-func (c *conn) connect(addrs []netip.Addr, i int) {
-	c.arm("connect", c.pool.client.opts.ConnectTimeout)
-	f := c.loop.SockConnect(netip.AddrPortFrom(addrs[i], uint16(c.pool.port)))
-	c.connecting = f
-	f.OnDone(func() {
-		if c.closed {
-			// A cancelled connect closes its own socket; one that won the
-			// race against our close is ours to close.
-			if fd, err := f.Result(); err == nil {
-				c.loop.SockClose(fd)
-			}
-			return
-		}
-		c.connecting = nil
-		fd, err := f.Result()
-		if err != nil {
-			if i+1 < len(addrs) {
-				c.connect(addrs, i+1)
-				return
-			}
-			c.fail(err)
-			return
-		}
-		c.fd = fd
-		if err := c.loop.AddReader(fd, c.onReadable); err != nil {
-			c.fail(err)
-			return
-		}
-		c.ex.timings.Connect = c.ex.since()
-		c.send(c.ex)
-	})
+// connected takes the socket the dialer won.
+func (c *conn) connected(fd int) {
+	c.dialer = nil
+	c.fd = fd
+	if err := c.loop.AddReader(fd, c.onReadable); err != nil {
+		c.fail(err)
+		return
+	}
+	c.ex.timings.Connect = c.ex.since()
+	c.send(c.ex)
 }
 
 // send starts ex's request on this (connected) connection.
@@ -239,8 +216,8 @@ func (c *conn) close() {
 	if c.timer != nil {
 		c.timer.Cancel()
 	}
-	if c.connecting != nil {
-		c.connecting.Cancel()
+	if c.dialer != nil {
+		c.dialer.stop()
 	}
 	if c.fd >= 0 {
 		c.loop.SockClose(c.fd)

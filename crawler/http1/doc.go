@@ -26,9 +26,15 @@
 //   - the pool (pool.go) keeps connections per host:port, reuses the newest
 //     idle one, queues requests when a host is at its cap, and retries once
 //     a request whose pooled connection turned out to be dead;
-//   - every timeout (connect, read, write, pool, total) is a loop timer, and
-//     the error says which one fired ([TimeoutError]);
-//   - DNS runs in the loop's executor, behind a small TTL cache.
+//   - a new connection tries the host's addresses as browsers do (dial.go,
+//     RFC 8305 simplified): IPv6 and IPv4 interleaved, the next address
+//     250 ms after the last or at once when it fails, the first to connect
+//     wins and the others are closed;
+//   - every timeout (connect, header, read, write, pool, total) is a loop
+//     timer, and the error says which one fired ([TimeoutError]);
+//   - DNS runs in the loop's executor, behind a small TTL cache; a host
+//     with nothing open is forgotten, so a crawl of a million hosts does
+//     not keep a million pools.
 //
 // Why an incremental parser: a non-blocking socket hands over whatever the
 // kernel has, a few bytes or several pipelined responses at once. A parser

@@ -1,5 +1,12 @@
 package http1
 
+import (
+	"net/netip"
+	"time"
+
+	"loopkit/future"
+)
+
 // Hooks for the external tests (package http1_test), compiled into the
 // test binary only.
 
@@ -25,4 +32,21 @@ func (c *Client) AnyConn() any {
 func TimerPending(cn any) bool {
 	c := cn.(*conn)
 	return c.timer != nil && c.timer.Cancel()
+}
+
+// FakeDial makes the client resolve each name of hosts to its addresses
+// without asking the system, open connections through connect (if not
+// nil), and wait delay between connection attempts (if not negative).
+func (c *Client) FakeDial(hosts map[string][]netip.Addr, connect func(netip.AddrPort) *future.Future[int], delay time.Duration) {
+	for name, addrs := range hosts {
+		f := future.New[[]netip.Addr](c.loop)
+		f.SetResult(addrs)
+		c.dns.entries[name] = &dnsEntry{lookup: f, expires: 1 << 62}
+	}
+	if connect != nil {
+		c.connect = connect
+	}
+	if delay >= 0 {
+		c.attemptDelay = delay
+	}
 }
