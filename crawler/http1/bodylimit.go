@@ -48,6 +48,12 @@ func (p *Parser) DiscardBody() {
 	p.body = nil
 }
 
+// ReadsUntilClose reports whether the current body ends only when the
+// connection does: no Content-Length, not chunked. Over TLS, such a body
+// is complete only if the server said so with a close_notify alert before
+// closing (RFC 9112 §9.8); the client needs to know which it is reading.
+func (p *Parser) ReadsUntilClose() bool { return p.state == stateBodyClose }
+
 // BodyRemaining is how many body bytes the parser still expects, when the
 // framing says (a Content-Length body), and -1 when it cannot know
 // (chunked, or delimited by the close).

@@ -1,6 +1,7 @@
 package http1
 
 import (
+	"crypto/tls"
 	"errors"
 	"net/netip"
 	"time"
@@ -39,6 +40,17 @@ type Options struct {
 	Limits Limits
 	// DNSTTL is how long a resolved host is remembered. [1m]
 	DNSTTL time.Duration
+	// TLS configures https connections. nil means the system's roots, and
+	// certificates verified; set RootCAs to trust others, and
+	// InsecureSkipVerify only to test. It is copied, and for each host its
+	// ServerName is set (SNI, and the name checked), its NextProtos is
+	// "http/1.1" (ALPN: this client speaks nothing else), and a session
+	// cache is added if it has none, so that a host's next connections
+	// resume their TLS session instead of a full handshake.
+	TLS *tls.Config
+	// HandshakeTimeout bounds a TLS handshake, from the TCP connection to
+	// the handshake's end. [10s]
+	HandshakeTimeout time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -64,6 +76,7 @@ func (o Options) withDefaults() Options {
 	def(&o.PoolTimeout, 30*time.Second)
 	def(&o.TotalTimeout, 2*time.Minute)
 	def(&o.DNSTTL, time.Minute)
+	def(&o.HandshakeTimeout, 10*time.Second)
 	o.Limits = o.Limits.withDefaults()
 	return o
 }
@@ -86,6 +99,8 @@ type Client struct {
 	pools   map[poolKey]*hostPool
 	dns     *dnsCache
 	readBuf []byte // shared: every read is consumed by its parser at once
+	plain   []byte // shared: decrypted bytes, likewise (tls.go)
+	tlsBase *tls.Config
 	closed  bool
 
 	// How connections are opened: the loop's SockConnect, and RFC 8305's
@@ -97,9 +112,18 @@ type Client struct {
 // NewClient returns a client on l.
 func NewClient(l *loop.Loop, opts Options) *Client {
 	opts = opts.withDefaults()
+	tlsBase := &tls.Config{}
+	if opts.TLS != nil {
+		tlsBase = opts.TLS.Clone()
+	}
+	tlsBase.NextProtos = []string{"http/1.1"}
+	if tlsBase.ClientSessionCache == nil {
+		tlsBase.ClientSessionCache = tls.NewLRUClientSessionCache(0)
+	}
 	return &Client{
-		loop: l,
-		opts: opts,
+		tlsBase: tlsBase,
+		loop:    l,
+		opts:    opts,
 		fields: Header{
 			{"User-Agent", opts.UserAgent},
 			{"Accept", opts.Accept},
@@ -133,9 +157,10 @@ type Request struct {
 }
 
 // Timings says when each phase of a request ended, measured from the
-// moment Do was called. DNS and Connect are zero on a reused connection.
+// moment Do was called. DNS, Connect and TLS (the handshake, for https)
+// are zero on a reused connection.
 type Timings struct {
-	DNS, Connect, Written, FirstByte, Done time.Duration
+	DNS, Connect, TLS, Written, FirstByte, Done time.Duration
 }
 
 // Reply is a Response together with what the client learnt getting it.
@@ -193,17 +218,22 @@ func (c *Client) OpenConns() int {
 }
 
 // poolKey names a host's pool: a struct, so that finding the pool of each
-// request builds no string.
+// request builds no string. http and https to one host:port are two pools:
+// a connection speaks one or the other.
 type poolKey struct {
+	https    bool
 	hostname string
 	port     int
 }
 
 func (c *Client) poolFor(t Target) *hostPool {
-	key := poolKey{t.Hostname, t.Port}
+	key := poolKey{t.Scheme == "https", t.Hostname, t.Port}
 	p := c.pools[key]
 	if p == nil {
-		p = &hostPool{client: c, key: key, hostname: t.Hostname, port: t.Port, conns: make(map[*conn]struct{})}
+		p = &hostPool{client: c, key: key, host: t.Host, hostname: t.Hostname, port: t.Port, conns: make(map[*conn]struct{})}
+		if key.https {
+			p.tls = c.tlsConfig(t)
+		}
 		c.pools[key] = p
 	}
 	return p

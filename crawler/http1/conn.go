@@ -4,31 +4,33 @@ import (
 	"time"
 
 	"loopkit/loop"
-	"loopkit/netpoll"
 )
 
 // conn is one keep-alive connection: a state machine driven by the loop's
 // readiness callbacks. Its states are
 //
-//	dialing → writing → reading → idle → writing → … → closed
+//	dialing → (handshaking) → writing → reading → idle → writing → … → closed
 //
 // with the current exchange in ex (nil while idle). A connection has a
 // single reader callback for its whole life, so an idle connection notices
 // at once when the server closes it, and one timer, whose meaning follows
-// the state (write, read or idle timeout; the dialer has its own).
+// the state (handshake, write, read or idle timeout; the dialer has its
+// own). Its I/O is in connio.go, its TLS in tls.go.
 type conn struct {
 	pool     *hostPool
 	loop     *loop.Loop
 	fd       int     // -1 until connected
 	dialer   *dialer // while connecting
+	tls      *tlsLayer
 	parser   *Parser
 	ex       *exchange
-	uses     int // exchanges completed
-	out      []byte
-	sent     int
+	uses     int    // exchanges completed
+	out      []byte // what to send: a request head, or TLS records
+	sent     int    // how much of out is sent
+	sending  bool   // out holds a request: once it is sent, the response is awaited
 	writerOn bool
 	timer    *loop.Timer
-	phase    string        // what the timer guards: "write", "read", "idle"; "" for nothing
+	phase    string        // what the timer guards: "handshake", "write", "read", "idle"; "" for nothing
 	limit    time.Duration // the phase's timeout
 	lastIO   time.Duration // last progress; the deadline is lastIO + limit
 	headBy   time.Duration // while a response head is awaited: its deadline (conntimer.go)
@@ -70,6 +72,10 @@ func (c *conn) connected(fd int) {
 		return
 	}
 	c.ex.timings.Connect = c.ex.since()
+	if c.pool.tls != nil {
+		c.startTLS()
+		return
+	}
 	c.send(c.ex)
 }
 
@@ -81,93 +87,17 @@ func (c *conn) send(ex *exchange) {
 		c.parser.LimitBody(ex.maxBody, ex.truncate)
 	}
 	c.parser.WantBody(ex.wantBody)
-	c.out, c.sent = ex.head, 0
-	c.write()
-}
-
-// write sends what the socket takes; if it takes less than all, the loop
-// calls write again when there is room.
-func (c *conn) write() {
-	for c.sent < len(c.out) {
-		n, err := netpoll.Write(c.fd, c.out[c.sent:])
-		if err == netpoll.ErrWouldBlock {
-			if !c.writerOn {
-				if err := c.loop.AddWriter(c.fd, c.write); err != nil {
-					c.fail(err)
-					return
-				}
-				c.writerOn = true
-			}
-			c.arm("write", c.pool.client.opts.WriteTimeout)
-			return
-		}
-		if err != nil {
+	head := ex.head
+	if c.tls != nil {
+		var err error
+		if head, err = c.seal(head); err != nil {
 			c.fail(err)
 			return
 		}
-		c.sent += n
-		c.lastIO = c.loop.Time()
 	}
-	if c.writerOn {
-		c.loop.RemoveWriter(c.fd)
-		c.writerOn = false
-	}
-	c.ex.timings.Written = c.ex.since()
-	c.awaitHead()
-	c.arm("read", c.pool.client.opts.ReadTimeout)
-}
-
-// onReadable is the connection's reader callback for its whole life. One
-// read per call: if more is waiting, level-triggered readiness calls again.
-func (c *conn) onReadable() {
-	buf := c.pool.client.readBuf
-	n, err := netpoll.Read(c.fd, buf)
-	switch {
-	case err == netpoll.ErrWouldBlock:
-		return
-	case c.draining:
-		c.drain(buf, n, err)
-		return
-	case c.ex == nil:
-		// Idle: EOF means the server closed the connection, which it may
-		// do at any time; anything else is a server talking out of turn.
-		c.close()
-		return
-	case err != nil:
-		c.fail(err)
-		return
-	}
-	c.lastIO = c.loop.Time()
-	if n == 0 {
-		perr := c.parser.CloseInput()
-		if c.parser.Done() {
-			c.finish(false)
-		} else {
-			c.fail(perr)
-		}
-		return
-	}
-	if c.ex.timings.FirstByte == 0 {
-		c.ex.timings.FirstByte = c.ex.since()
-	}
-	used, perr := c.parser.Feed(buf[:n])
-	if perr != nil {
-		c.fail(perr)
-		return
-	}
-	if c.headBy > 0 && c.parser.HeadDone() {
-		c.headBy = 0
-	}
-	if ex := c.ex; c.parser.BodySkipped() && !ex.skipped {
-		ex.skipped = true // the parser asked ex.wantBody when the head came
-		if !c.parser.Done() {
-			c.skipRest()
-			return
-		}
-	}
-	if c.parser.Done() {
-		c.finish(used < n)
-	}
+	c.queue(head)
+	c.sending = true
+	c.write()
 }
 
 // finish hands the response to its exchange and the connection back to
@@ -218,6 +148,9 @@ func (c *conn) close() {
 	}
 	if c.dialer != nil {
 		c.dialer.stop()
+	}
+	if c.tls != nil {
+		c.closeTLS()
 	}
 	if c.fd >= 0 {
 		c.loop.SockClose(c.fd)

@@ -1,19 +1,22 @@
 package http1
 
 import (
+	"crypto/tls"
 	"slices"
 )
 
-// hostPool holds the connections to one host:port. Idle connections are
+// hostPool holds the connections to one scheme, host and port. Idle connections are
 // reused newest first (the oldest are the likeliest to have been closed by
 // the server, and they time out first). When the host is at its cap,
 // requests wait in FIFO order for a connection to come back.
 type hostPool struct {
 	client   *Client
 	key      poolKey
+	host     string // the Host header: name, and port if not the default
 	hostname string
 	port     int
-	open     int // connections open or being dialed
+	tls      *tls.Config // nil for http
+	open     int         // connections open or being dialed
 	idle     []*conn
 	conns    map[*conn]struct{}
 	waiters  []*exchange

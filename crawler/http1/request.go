@@ -14,10 +14,11 @@ import (
 // Target is a URL taken apart the way a request needs it: what the dialer
 // connects to, and what the request head says.
 type Target struct {
-	Scheme string // always "http"
+	Scheme string // "http" or "https"
 	// Host is the Host header value: the host name, with ":port" only
-	// when the port is not 80, an IPv6 literal in brackets (without a
-	// zone: the zone means something only on this machine).
+	// when the port is not the scheme's (80, 443), an IPv6 literal in
+	// brackets (without a zone: the zone means something only on this
+	// machine).
 	Host string
 	// Hostname is what to resolve or dial: lower case, no brackets, no
 	// port, a Unicode name converted to its ASCII (Punycode) form.
@@ -35,7 +36,7 @@ func (t Target) String() string {
 	return t.Scheme + "://" + t.Host + t.RequestURI
 }
 
-// ParseTarget parses an absolute http URL. The userinfo ("user:pass@") is
+// ParseTarget parses an absolute http or https URL. The userinfo ("user:pass@") is
 // dropped: a request line has no place for it, and the crawler does not
 // turn credentials found in scraped links into Authorization headers for
 // whatever server those links name. The fragment is dropped too: it is
@@ -45,10 +46,11 @@ func ParseTarget(raw string) (Target, error) {
 	if err != nil {
 		return Target{}, fmt.Errorf("http1: %w", err)
 	}
+	port := 80
 	switch u.Scheme {
 	case "http":
 	case "https":
-		return Target{}, fmt.Errorf("%w: %q: https is not supported (loopkit speaks plain HTTP/1.1 only)", ErrUnsupportedURL, raw)
+		port = 443
 	case "":
 		return Target{}, fmt.Errorf("http1: %q is not an absolute URL", raw)
 	default:
@@ -57,7 +59,7 @@ func ParseTarget(raw string) (Target, error) {
 	if u.Opaque != "" || u.Hostname() == "" {
 		return Target{}, fmt.Errorf("http1: %q has no host", raw)
 	}
-	port := 80
+	defaultPort := port
 	if p := u.Port(); p != "" {
 		// url.Parse has checked it is all digits, not its range.
 		if port, err = strconv.Atoi(p); err != nil || port < 1 || port > 65535 {
@@ -68,7 +70,7 @@ func ParseTarget(raw string) (Target, error) {
 	if err != nil {
 		return Target{}, fmt.Errorf("http1: %q: bad host: %w", raw, err)
 	}
-	if port != 80 {
+	if port != defaultPort {
 		host += ":" + strconv.Itoa(port)
 	}
 	target := u.EscapedPath()
@@ -78,7 +80,7 @@ func ParseTarget(raw string) (Target, error) {
 	if u.RawQuery != "" || u.ForceQuery {
 		target += "?" + escapeQuery(u.RawQuery)
 	}
-	return Target{Scheme: "http", Host: host, Hostname: hostname, Port: port, RequestURI: target}, nil
+	return Target{Scheme: u.Scheme, Host: host, Hostname: hostname, Port: port, RequestURI: target}, nil
 }
 
 // hostnames returns the name to dial and the name for the Host header,

@@ -35,6 +35,12 @@ func TestParseTarget(t *testing.T) {
 		{"http://example.com?q", http1.Target{Scheme: "http", Host: "example.com", Hostname: "example.com", Port: 80, RequestURI: "/?q"}},
 		// Unicode host names go on the wire as Punycode.
 		{"http://Bücher.example/", http1.Target{Scheme: "http", Host: "xn--bcher-kva.example", Hostname: "xn--bcher-kva.example", Port: 80, RequestURI: "/"}},
+		// https: 443 is its default port, and only that one goes unwritten.
+		{"HTTPS://Example.com/a", http1.Target{Scheme: "https", Host: "example.com", Hostname: "example.com", Port: 443, RequestURI: "/a"}},
+		{"https://example.com:443/", http1.Target{Scheme: "https", Host: "example.com", Hostname: "example.com", Port: 443, RequestURI: "/"}},
+		{"https://example.com:80/", http1.Target{Scheme: "https", Host: "example.com:80", Hostname: "example.com", Port: 80, RequestURI: "/"}},
+		{"http://example.com:443/", http1.Target{Scheme: "http", Host: "example.com:443", Hostname: "example.com", Port: 443, RequestURI: "/"}},
+		{"https://[::1]:8443/x", http1.Target{Scheme: "https", Host: "[::1]:8443", Hostname: "::1", Port: 8443, RequestURI: "/x"}},
 	}
 	for _, tc := range tests {
 		got, err := http1.ParseTarget(tc.raw)
@@ -45,7 +51,7 @@ func TestParseTarget(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("ParseTarget(%q)\n got %+v\nwant %+v", tc.raw, got, tc.want)
 		}
-		if want := "http://" + tc.want.Host + tc.want.RequestURI; got.String() != want {
+		if want := tc.want.Scheme + "://" + tc.want.Host + tc.want.RequestURI; got.String() != want {
 			t.Errorf("ParseTarget(%q).String() = %q, want %q", tc.raw, got.String(), want)
 		}
 	}
@@ -65,8 +71,8 @@ func TestTargetString(t *testing.T) {
 
 func TestParseTargetErrors(t *testing.T) {
 	tests := []struct{ raw, msg string }{
-		{"https://example.com/", "https is not supported (loopkit speaks plain HTTP/1.1 only)"},
 		{"ftp://example.com/", `unsupported scheme "ftp"`},
+		{"wss://example.com/", `unsupported scheme "wss"`},
 		{"example.com/path", "not an absolute URL"},
 		{"//example.com/path", "not an absolute URL"},
 		{"http:///path", "has no host"},
