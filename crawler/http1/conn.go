@@ -104,6 +104,7 @@ func (c *conn) send(ex *exchange) {
 // the pool, unless it cannot carry another request.
 func (c *conn) finish(extraBytes bool) {
 	resp := c.parser.Response()
+	c.parser.Reset("GET") // an idle connection keeps nothing of its last response
 	ex := c.ex
 	c.ex = nil
 	reused := c.uses > 0
