@@ -22,13 +22,13 @@ func trusting(srv *wirelog.Server) http1.Options {
 // peakCounter is a handler's view of how many requests it serves at once.
 type peakCounter struct {
 	mu         sync.Mutex
-	now, peak_ int
+	now, top int
 }
 
 func (p *peakCounter) serve(w http.ResponseWriter, r *http.Request, h http.HandlerFunc) {
 	p.mu.Lock()
 	p.now++
-	p.peak_ = max(p.peak_, p.now)
+	p.top = max(p.top, p.now)
 	p.mu.Unlock()
 	defer func() { p.mu.Lock(); p.now--; p.mu.Unlock() }()
 	time.Sleep(10 * time.Millisecond)
@@ -38,7 +38,7 @@ func (p *peakCounter) serve(w http.ResponseWriter, r *http.Request, h http.Handl
 func (p *peakCounter) peak() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.peak_
+	return p.top
 }
 
 // http://h and https://h are one server: one politeness for both. A host
