@@ -21,7 +21,7 @@ func trusting(srv *wirelog.Server) http1.Options {
 
 // peakCounter is a handler's view of how many requests it serves at once.
 type peakCounter struct {
-	mu         sync.Mutex
+	mu       sync.Mutex
 	now, top int
 }
 

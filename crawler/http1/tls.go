@@ -25,7 +25,7 @@ import (
 //     connection (key exchange, signature checks, a certificate chain
 //     built against the system's roots — a few hundred microseconds to a
 //     few milliseconds of CPU), which must not stall the loop. It costs a
-//     goroutine's stack (8 KiB and up) while the handshake lasts.
+//     goroutine, with its stack, while the handshake lasts.
 //   - After the handshake, records are read and written on the loop:
 //     crypto/tls's Read and Write are called from the connection's
 //     callbacks, and the bridge never makes them wait. Decrypting a record
