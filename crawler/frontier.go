@@ -210,16 +210,6 @@ func (f *frontier) putBack(j job) {
 	f.changed(h)
 }
 
-// holdUntil moves the next start of h's server to t at the earliest:
-// nothing not yet sent to it leaves before then (Retry-After,
-// Crawl-delay), whichever of its origins it is for.
-func (f *frontier) holdUntil(h *host, t time.Duration) {
-	if t > h.server.nextStart {
-		h.server.nextStart = t
-		f.changed(h)
-	}
-}
-
 // drain empties h's queue, calling fn for each URL (a host that failed
 // records them all).
 func (f *frontier) drain(h *host, fn func(item)) {

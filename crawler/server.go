@@ -48,3 +48,13 @@ func (f *frontier) placeServer(s *server) {
 		f.place(h)
 	}
 }
+
+// holdUntil moves the next start of h's server to t at the earliest:
+// nothing not yet sent to it leaves before then (Retry-After,
+// Crawl-delay), whichever of its origins it is for.
+func (f *frontier) holdUntil(h *host, t time.Duration) {
+	if t > h.server.nextStart {
+		h.server.nextStart = t
+		f.changed(h)
+	}
+}
