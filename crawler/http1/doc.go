@@ -19,10 +19,10 @@
 //   - [Client.Do] returns a future of a [Reply]; [Client.Get] awaits one
 //     from inside a task;
 //   - each connection (conn.go) is a small state machine run by the loop's
-//     readiness callbacks — dialing, writing, reading, idle — with one
-//     reader for its whole life and one timer whose meaning follows its
-//     state, so a connection costs a struct, a parser and a socket, not a
-//     goroutine or a coroutine stack;
+//     readiness callbacks — dialing, handshaking (https), writing,
+//     reading, idle — with one reader for its whole life and one timer
+//     whose meaning follows its state, so a plain connection costs a
+//     struct, a parser and a socket, not a goroutine or a coroutine stack;
 //   - the pool (pool.go) keeps connections per scheme, host and port,
 //     reuses the newest idle one, queues requests when a host is at its
 //     cap, and retries once a request whose pooled connection turned out
@@ -43,8 +43,9 @@
 //     RFC 8305 simplified): IPv6 and IPv4 interleaved, the next address
 //     250 ms after the last or at once when it fails, the first to connect
 //     wins and the others are closed;
-//   - every timeout (connect, header, read, write, pool, total) is a loop
-//     timer, and the error says which one fired ([TimeoutError]);
+//   - every timeout (connect, handshake, write, read, header, pool,
+//     total) is a loop timer, and the error says which one fired
+//     ([TimeoutError]);
 //   - DNS runs in the loop's executor, behind a small TTL cache; a host
 //     with nothing open is forgotten, so a crawl of a million hosts does
 //     not keep a million pools.
