@@ -77,7 +77,7 @@ func (c *Crawler) enqueue(u *url.URL, redirects, depth int) bool {
 	if u.RawQuery != "" {
 		c.variants[pathKey(u)]++
 	}
-	h := c.front.host(origin(u), c.newHost)
+	h := c.front.host(origin(u), authority(u), c.newHost)
 	h.pages++
 	it := item{url: s, redirects: int32(redirects), depth: int32(depth)}
 	switch {
@@ -91,7 +91,7 @@ func (c *Crawler) enqueue(u *url.URL, redirects, depth int) bool {
 }
 
 func (c *Crawler) newHost(origin string) *host {
-	h := &host{pace: newPace(c.cfg.PerHost, c.cfg.Delay)}
+	h := &host{}
 	if c.cfg.NoRobots {
 		h.robots = robotsKnown
 	} else {

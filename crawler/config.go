@@ -23,8 +23,8 @@ type Config struct {
 	Lenient     bool           // match hosts by registrable domain, not exactly
 	MaxPages    int            // stop fetching after this many pages [no limit]
 	MaxDepth    int            // links followed from a root [no limit]
-	PerHost     int            // requests in flight per host, at most [8]
-	Delay       time.Duration  // minimum spacing between request starts per host [0]
+	PerHost     int            // requests in flight per host, http and https together, at most [8]
+	Delay       time.Duration  // minimum spacing between request starts per host, likewise [0]
 	Jitter      bool           // add up to 50% random extra to each spacing
 	UserAgent   string         // names us and our operator [loopkit/0.1 (+…)]
 	NoRobots    bool           // ignore robots.txt (only for sites that are yours)
@@ -105,8 +105,9 @@ func (c Config) withDefaults() Config {
 	}
 	c.HTTP.UserAgent = c.UserAgent
 	// The frontier never has more than PerHost requests in flight to a
-	// host, robots.txt included; the pool's cap only backs it up, so
-	// requests wait in the frontier, where it is visible, not in the pool.
+	// server, robots.txt included, over either scheme; the pools' cap only
+	// backs it up, so requests wait in the frontier, where it is visible,
+	// not in a pool.
 	c.HTTP.MaxConnsPerHost = c.PerHost
 	return c
 }

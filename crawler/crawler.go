@@ -42,7 +42,8 @@ func New(l *loop.Loop, cfg Config) (*Crawler, error) {
 	if len(cfg.Roots) == 0 {
 		return nil, errors.New("crawler: no roots")
 	}
-	c := &Crawler{cfg: cfg, loop: l, front: newFrontier(l, cfg.Jitter), variants: make(map[string]int)}
+	newServerPace := func() pace { return newPace(cfg.PerHost, cfg.Delay) }
+	c := &Crawler{cfg: cfg, loop: l, front: newFrontier(l, cfg.Jitter, newServerPace), variants: make(map[string]int)}
 	for _, r := range cfg.Roots {
 		u, err := ParseRoot(r)
 		if err != nil {

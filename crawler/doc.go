@@ -20,7 +20,20 @@
 // one slow host cannot stall the crawl — which is what the chapter's single
 // queue does as soon as it tries to be polite.
 //
-// Each host adapts its pace (pace.go): concurrency grows by one per round
+// A host in the frontier is an origin, scheme://host:port: robots.txt
+// belongs to exactly that (RFC 9309 §2.3), and so does a queue. Politeness
+// belongs to the server behind it (server.go): origins that differ only in
+// their scheme — http://example.com and https://example.com, or one port
+// that speaks both — share one pace, one count of requests in flight and
+// one next-allowed time, so a site on its way to https is not crawled
+// twice as hard, and a Retry-After or Crawl-delay heard on one scheme
+// holds back the other. https URLs are fetched over TLS (crawler/http1),
+// and an http page that redirects to https is followed like any redirect,
+// through the same filters; urlnorm's Scope counts both schemes as one
+// site. A certificate that cannot be trusted is recorded with the host
+// and x509's reason (error_kind "certificate"), and not retried.
+//
+// Each server adapts its pace (pace.go): concurrency grows by one per round
 // of successes and halves when the host pushes back (429, 503, or more
 // than 5 % failures), and a spacing learnt from the rate the host actually
 // served keeps a rate limit's 429s rare (AIMD, the rule of TCP's

@@ -59,23 +59,24 @@ func (c *Crawler) runPage(y task.Yield, j job) verdict {
 // the host asked for a wait longer than --max_retry_after.
 func (c *Crawler) judge(j job, reply *http1.Reply, err error, tries int32) (v verdict, giveUp string) {
 	h, now := j.host, c.loop.Time()
+	p := &h.server.pace
 	status := 0
 	if reply != nil {
 		status = reply.StatusCode
 	}
 	switch {
 	case status == 429 || status == 503:
-		if h.pace.pushedBack(j.epoch, now) {
+		if p.pushedBack(j.epoch, now) {
 			c.stats.SlowDowns++
 		}
-		c.front.holdUntil(h, now+h.pace.gap())
+		c.front.holdUntil(h, now+p.gap())
 	case status >= 500 || err != nil && retryableError(err):
-		if h.pace.failed(now) {
+		if p.failed(now) {
 			c.stats.SlowDowns++
-			c.front.holdUntil(h, now+h.pace.gap())
+			c.front.holdUntil(h, now+p.gap())
 		}
 	case err == nil:
-		h.pace.succeeded()
+		p.succeeded()
 	}
 	retryAfter, hasRetryAfter := time.Duration(0), false
 	if status == 429 || status == 503 || isRedirect(status) {

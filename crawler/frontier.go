@@ -33,12 +33,14 @@ import (
 // frontier of a hundred million URLs would live on disk, as Heritrix's
 // does; this one lives in memory.
 type frontier struct {
-	loop   *loop.Loop
-	jitter bool
-	hosts  map[string]*host
-	ready  hostHeap
-	idle   []*future.Future[job] // parked workers, first come first served
-	timer  *loop.Timer           // wakes dispatch when the top host's time comes
+	loop    *loop.Loop
+	jitter  bool
+	hosts   map[string]*host   // by origin
+	servers map[string]*server // by authority (server.go)
+	newPace func() pace
+	ready   hostHeap
+	idle    []*future.Future[job] // parked workers, first come first served
+	timer   *loop.Timer           // wakes dispatch when the top host's time comes
 
 	started func(job) // told of each job handed out (the page budget)
 
@@ -57,22 +59,27 @@ type job struct {
 	epoch  int // the host's pace epoch when the job was handed out
 }
 
-func newFrontier(l *loop.Loop, jitter bool) *frontier {
+func newFrontier(l *loop.Loop, jitter bool, newPace func() pace) *frontier {
 	return &frontier{
 		loop:    l,
 		jitter:  jitter,
+		newPace: newPace,
 		hosts:   make(map[string]*host),
+		servers: make(map[string]*server),
 		delayed: make(map[*loop.Timer]job),
 		empty:   future.New[struct{}](l),
 	}
 }
 
-// host returns the host of origin, creating it with newHost if it is new.
-func (f *frontier) host(origin string, newHost func(origin string) *host) *host {
+// host returns the host of origin, on the server of authority, creating
+// it with newHost if it is new.
+func (f *frontier) host(origin, authority string, newHost func(origin string) *host) *host {
 	h := f.hosts[origin]
 	if h == nil {
 		h = newHost(origin)
 		h.origin, h.seq, h.heapIndex = origin, len(f.hosts), -1
+		h.server = f.server(authority)
+		h.server.hosts = append(h.server.hosts, h)
 		f.hosts[origin] = h
 	}
 	return h
@@ -113,8 +120,8 @@ func (f *frontier) dispatch() {
 	now := f.loop.Time()
 	for !f.stopped && len(f.ready) > 0 {
 		h := f.ready[0]
-		if h.nextStart > now {
-			f.wakeAt(h.nextStart)
+		if t := h.server.nextStart; t > now {
+			f.wakeAt(t)
 			return
 		}
 		w := f.popIdle()
@@ -143,7 +150,8 @@ func (f *frontier) popIdle() *future.Future[job] {
 
 // take starts h's next job now: robots.txt first, then its queue.
 func (f *frontier) take(h *host, now time.Duration) job {
-	j := job{host: h, epoch: h.pace.epoch}
+	s := h.server
+	j := job{host: h, epoch: s.pace.epoch}
 	if h.robots == robotsKnown && h.robotsUntil > 0 && now >= h.robotsUntil {
 		h.robots = robotsNeeded // RFC 9309 §2.4: robots.txt is fetched again after a day
 	}
@@ -154,20 +162,20 @@ func (f *frontier) take(h *host, now time.Duration) job {
 		j.item = h.queue.popFront()
 		f.queued--
 	}
-	h.inFlight++
+	s.inFlight++
 	f.running++
-	gap := h.pace.gap()
+	gap := s.pace.gap()
 	if f.jitter && gap > 0 {
 		gap += time.Duration(rand.Int64N(int64(gap)/2 + 1)) // up to +50%
 	}
-	h.nextStart = now + gap
-	f.place(h)
+	s.nextStart = now + gap
+	f.placeServer(s)
 	return j
 }
 
 // finish marks j done: its URL was recorded, or given up.
 func (f *frontier) finish(j job) {
-	j.host.inFlight--
+	j.host.server.inFlight--
 	f.running--
 	f.changed(j.host)
 	f.checkEmpty()
@@ -176,7 +184,7 @@ func (f *frontier) finish(j job) {
 // requeue puts j's URL back at the front of its host's queue, after wait
 // (a backoff) if wait > 0: a retry goes before the URLs queued after it.
 func (f *frontier) requeue(j job, wait time.Duration) {
-	j.host.inFlight--
+	j.host.server.inFlight--
 	f.running--
 	if wait <= 0 || f.stopped {
 		f.putBack(j)
@@ -202,15 +210,6 @@ func (f *frontier) putBack(j job) {
 	f.changed(h)
 }
 
-// holdUntil moves h's next start to t at the earliest: nothing not yet
-// sent leaves before then (Retry-After, Crawl-delay).
-func (f *frontier) holdUntil(h *host, t time.Duration) {
-	if t > h.nextStart {
-		h.nextStart = t
-		f.changed(h)
-	}
-}
-
 // drain empties h's queue, calling fn for each URL (a host that failed
 // records them all).
 func (f *frontier) drain(h *host, fn func(item)) {
@@ -219,10 +218,11 @@ func (f *frontier) drain(h *host, fn func(item)) {
 	f.changed(h)
 }
 
-// changed is called after any change to h: it puts h in its place, then
-// hands out what can be handed out and sees whether the crawl is over.
+// changed is called after any change to h or its server: it puts the
+// server's hosts in their places, then hands out what can be handed out
+// and sees whether the crawl is over.
 func (f *frontier) changed(h *host) {
-	f.place(h)
+	f.placeServer(h.server)
 	f.dispatch()
 	f.checkEmpty()
 }

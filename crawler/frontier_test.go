@@ -33,9 +33,9 @@ func TestRobotsFailureIsRecorded(t *testing.T) {
 	}))
 	for _, tc := range []struct{ name, root, reason string }{
 		{"5xx after every try", unavailable, "robots.txt: status 503 (after 2 tries)"},
-		{"https root", "https://127.0.0.1:1/", "https is not supported"},
+		{"https root", "https://" + refused + "/", "connection refused"},
 		{"connection refused", "http://" + refused + "/", "connection refused"},
-		{"redirect to https", toHTTPS, "https is not supported"},
+		{"redirect to https on a port that speaks http", toHTTPS, "does not look like a TLS handshake"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, _ := crawl(t, crawler.Config{Roots: []string{tc.root}, MaxTries: 2})

@@ -102,7 +102,8 @@ func crawl(t *testing.T, cfg crawler.Config) (*crawler.Crawler, map[string]*craw
 			t.Errorf("%s recorded twice", r.URL)
 		}
 		byURL[r.URL] = true
-		path := r.URL[strings.Index(r.URL[len("http://"):], "/")+len("http://"):]
+		rest := r.URL[strings.Index(r.URL, "://")+len("://"):]
+		path := rest[strings.Index(rest, "/"):]
 		byPath[path] = r
 	}
 	return c, byPath

@@ -25,18 +25,17 @@ const (
 	robotsKnown                       // rules are known (or robots.txt is off)
 )
 
-// host is one origin (scheme://host:port): the unit of politeness and of
-// robots.txt (RFC 9309 §2.3 scopes a robots.txt to exactly that). Its
-// URLs wait in its own queue; the frontier hands one out only when the host
-// is ready.
+// host is one origin (scheme://host:port): the unit of robots.txt (RFC
+// 9309 §2.3 scopes a robots.txt to exactly that) and of the frontier's
+// queues. Its URLs wait in its own queue; the frontier hands one out only
+// when the host is ready. Politeness is its server's (server.go), which
+// it may share with another origin: http and https of one site.
 type host struct {
 	origin    string
+	server    *server
 	seq       int // creation order: breaks ties in the ready heap
 	queue     deque[item]
-	inFlight  int
-	pace      pace
-	nextStart time.Duration // loop time before which no request may start
-	heapIndex int           // position in the ready heap; -1 when not in it
+	heapIndex int // position in the ready heap; -1 when not in it
 
 	robots      robotsState
 	robotsItem  item // the robots.txt fetch: its target (after redirects) and tries
@@ -51,11 +50,11 @@ type host struct {
 	pages       int    // URLs accepted for it, for --max_pages_per_host
 }
 
-// ready reports whether the host may hand out a job once its time has
-// come: it has work, is under its concurrency limit, and is not waiting
-// for its robots.txt.
+// ready reports whether the host may hand out a job once its server's
+// time has come: it has work, its server is under its concurrency limit,
+// and it is not waiting for its robots.txt.
 func (h *host) ready() bool {
-	if h.failure != "" || h.inFlight >= h.pace.limit {
+	if h.failure != "" || h.server.inFlight >= h.server.pace.limit {
 		return false
 	}
 	switch h.robots {
@@ -67,15 +66,15 @@ func (h *host) ready() bool {
 	return false
 }
 
-// hostHeap orders ready hosts by the time they may start their next
+// hostHeap orders ready hosts by the time their server may start its next
 // request: the frontier's answer to "who goes next" is its top, so
 // finding work never scans the hosts that must wait.
 type hostHeap []*host
 
 func (q hostHeap) Len() int { return len(q) }
 func (q hostHeap) Less(i, j int) bool {
-	if q[i].nextStart != q[j].nextStart {
-		return q[i].nextStart < q[j].nextStart
+	if a, b := q[i].server.nextStart, q[j].server.nextStart; a != b {
+		return a < b
 	}
 	return q[i].seq < q[j].seq
 }

@@ -2,8 +2,8 @@ package crawler
 
 import "time"
 
-// pace is how hard the crawler may press one host, and how it adapts when
-// the host pushes back: AIMD, the rule TCP uses for its congestion window
+// pace is how hard the crawler may press one server (server.go), and how
+// it adapts when the server pushes back: AIMD, the rule TCP uses for its congestion window
 // and seed 003 calls the "pain reflex".
 //
 //   - Concurrency starts at one request in flight and grows by one per

@@ -28,8 +28,10 @@ type Record struct {
 	Tries       int     `json:"tries"`
 	ElapsedMS   float64 `json:"elapsed_ms"` // the last attempt, from request to response
 	// ErrorKind names the kind of Exception, for counting: timeout,
-	// refused, reset, dns, protocol, too_large, truncated, unsupported,
-	// robots, retry_after, redirect_limit, bad_redirect, ...
+	// refused, reset, dns, certificate (an https server's certificate was
+	// not trusted), tls (another failed handshake), protocol, too_large,
+	// truncated, unsupported, robots, retry_after, redirect_limit,
+	// bad_redirect, ...
 	ErrorKind string `json:"error_kind,omitempty"`
 	// BodySkipped says the body was not read: not HTML, and --all_bodies
 	// was not given. Size is then what Content-Length declared, or 0.
@@ -67,6 +69,7 @@ func (r *Record) kind() string {
 func errorKind(err error) string {
 	var dnsErr *net.DNSError
 	var sysErr *os.SyscallError
+	var tlsErr *http1.TLSError
 	switch {
 	case errors.Is(err, future.ErrCancelled):
 		return "cancelled"
@@ -78,6 +81,10 @@ func errorKind(err error) string {
 		return "refused"
 	case netpoll.IsReset(err):
 		return "reset"
+	case errors.As(err, &tlsErr) && tlsErr.Certificate():
+		return "certificate"
+	case errors.As(err, &tlsErr):
+		return "tls"
 	case errors.Is(err, http1.ErrBodyTooLarge), errors.Is(err, http1.ErrHeaderTooLarge):
 		return "too_large"
 	case errors.Is(err, http1.ErrTruncated):

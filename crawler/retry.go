@@ -24,10 +24,11 @@ func retryableStatus(code int) bool {
 }
 
 // retryableError: a failure of the network or of a connection — refused,
-// reset, unreachable, timed out, cut short, or a DNS server that did not
-// answer — rather than of the content. Anything else (a protocol violation,
-// a page over the size limit, an unsupported URL, a host that does not
-// exist, a cancellation) would fail the same way again.
+// reset, unreachable, timed out, cut short (a TLS handshake too), or a DNS
+// server that did not answer — rather than of the content. Anything else
+// (a protocol violation, a page over the size limit, an unsupported URL, a
+// host that does not exist, a certificate not trusted, a TLS alert, a
+// cancellation) would fail the same way again.
 func retryableError(err error) bool {
 	var sysErr *os.SyscallError
 	var dnsErr *net.DNSError

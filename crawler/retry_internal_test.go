@@ -1,6 +1,9 @@
 package crawler
 
 import (
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -69,10 +72,32 @@ func TestWhatIsRetried(t *testing.T) {
 		fmt.Errorf("x: %w", http1.ErrProtocol):               false,
 		fmt.Errorf("x: %w", http1.ErrBodyTooLarge):           false,
 		future.ErrCancelled:                                  false,
-		fmt.Errorf("%w: https", http1.ErrUnsupportedURL):     false,
+		fmt.Errorf("%w: ftp", http1.ErrUnsupportedURL):       false,
 	} {
 		if retryableError(err) != want {
 			t.Errorf("%v: retryable = %v", err, !want)
+		}
+	}
+}
+
+// Failed TLS handshakes: a certificate not trusted is final, and so is a
+// TLS alert; a handshake cut short by the network is retried like any
+// connection. Each has its kind in the record.
+func TestTLSErrorsKindAndRetry(t *testing.T) {
+	tlsErr := func(err error) error { return &http1.TLSError{Host: "example.com", Err: err} }
+	for _, tc := range []struct {
+		err       error
+		kind      string
+		retryable bool
+	}{
+		{tlsErr(&tls.CertificateVerificationError{Err: x509.UnknownAuthorityError{}}), "certificate", false},
+		{tlsErr(&net.OpError{Op: "remote error", Err: errors.New("tls: handshake failure")}), "tls", false},
+		{tlsErr(fmt.Errorf("closed during the handshake: %w", http1.ErrTruncated)), "tls", true},
+		{tlsErr(os.NewSyscallError("read", syscall.ECONNRESET)), "reset", true},
+		{&http1.TimeoutError{Phase: "handshake"}, "timeout", true},
+	} {
+		if kind, retry := errorKind(tc.err), retryableError(tc.err); kind != tc.kind || retry != tc.retryable {
+			t.Errorf("%v: kind %q, retryable %v; want %q, %v", tc.err, kind, retry, tc.kind, tc.retryable)
 		}
 	}
 }

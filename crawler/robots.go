@@ -49,10 +49,12 @@ func (c *Crawler) runRobots(y task.Yield, j job) verdict {
 	case robots.UseBody:
 		rules := robots.Parse(reply.Body, productToken(c.cfg.UserAgent))
 		if d, ok := rules.CrawlDelay(); ok {
-			h.pace.setDelay(min(d, c.cfg.MaxCrawlDelay))
+			// The server's delay: a Crawl-delay in either scheme's
+			// robots.txt spaces both, the longer one winning.
+			h.server.pace.setDelay(min(d, c.cfg.MaxCrawlDelay))
 			// Crawl-delay counts from this request, so the first page
 			// waits too.
-			c.front.holdUntil(h, c.loop.Time()-reply.Timings.Done+h.pace.gap())
+			c.front.holdUntil(h, c.loop.Time()-reply.Timings.Done+h.server.pace.gap())
 		}
 		c.robotsKnown(h, rules)
 	case robots.FollowRedirect:

@@ -27,7 +27,7 @@ func (c *Crawler) Stats() Stats {
 	for _, h := range c.front.hosts {
 		n := h.queue.len()
 		s.Queued += n
-		if !h.ready() || h.nextStart > now {
+		if !h.ready() || h.server.nextStart > now {
 			s.WaitingForHost += n
 		}
 	}

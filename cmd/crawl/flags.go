@@ -1,10 +1,13 @@
 package main
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"regexp"
 	"strconv"
 	"time"
@@ -14,12 +17,13 @@ import (
 
 // options is everything the command line says.
 type options struct {
-	cfg     crawler.Config
-	poller  string
-	output  string
-	trace   string // --trace FILE: the loop's turns as JSON Lines (trace.go)
-	verbose int
-	quiet   bool
+	cfg      crawler.Config
+	poller   string
+	output   string
+	trace    string // --trace FILE: the loop's turns as JSON Lines (trace.go)
+	verbose  int
+	quiet    bool
+	insecure bool
 }
 
 // count is a flag that counts its repetitions: -v -v, or -v=2.
@@ -101,6 +105,10 @@ func parseFlags(args []string, stdout io.Writer) (*options, []string, error) {
 	fs.DurationVar(&c.HTTP.WriteTimeout, "write_timeout", 10*time.Second, "longest stall while sending a request")
 	fs.DurationVar(&c.HTTP.PoolTimeout, "pool_timeout", 30*time.Second, "longest wait for a free connection")
 	fs.DurationVar(&c.HTTP.TotalTimeout, "timeout", 2*time.Minute, "deadline for a whole request")
+	fs.DurationVar(&c.HTTP.HeaderTimeout, "header_timeout", 0, "deadline for a response's head, from the request sent (0: the read timeout)")
+	fs.DurationVar(&c.HTTP.HandshakeTimeout, "handshake_timeout", 10*time.Second, "TLS handshake timeout")
+	caFile := fs.String("ca", "", "trust the certificate authorities in `FILE` (PEM) for https, besides the system's")
+	fs.BoolVar(&o.insecure, "insecure", false, "do not verify https certificates: for testing only, anyone on the way can read and change what is crawled")
 	fs.Int64Var(&c.HTTP.Limits.MaxBodyBytes, "max_body", 10<<20, "largest response body in bytes (after gzip)")
 	fs.Usage = func() {} // the flag package calls it on every error; we print one line instead
 	if err := fs.Parse(args); err != nil {
@@ -129,7 +137,34 @@ func parseFlags(args []string, stdout io.Writer) (*options, []string, error) {
 	}
 	c.Lenient = *lenient && !(isSet(fs, "strict") && *strict)
 	c.NoRobots = !*robots
+	if *caFile != "" || o.insecure {
+		c.HTTP.TLS = &tls.Config{InsecureSkipVerify: o.insecure}
+	}
+	if *caFile != "" {
+		roots, err := loadRoots(*caFile)
+		if err != nil {
+			return nil, nil, err
+		}
+		c.HTTP.TLS.RootCAs = roots
+	}
 	return o, fs.Args(), nil
+}
+
+// loadRoots is the system's certificate pool plus the certificates in the
+// PEM file at path.
+func loadRoots(path string) (*x509.CertPool, error) {
+	pem, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--ca: %w", err)
+	}
+	roots, err := x509.SystemCertPool()
+	if err != nil {
+		roots = x509.NewCertPool() // no system pool here: FILE's alone
+	}
+	if !roots.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("--ca %s: no PEM certificate in it", path)
+	}
+	return roots, nil
 }
 
 func isSet(fs *flag.FlagSet, name string) bool {

@@ -49,6 +49,9 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 			fmt.Fprintf(stderr, "crawl: "+format+"\n", a...)
 		}
 	}
+	if o.insecure { // said even with -q: it makes every https page untrustworthy
+		fmt.Fprintln(stderr, "crawl: WARNING: --insecure: https certificates are not verified; anyone between here and the servers can read and change what is crawled")
+	}
 	if len(roots) == 0 {
 		demo, err := site.Start(site.Config{}, "127.0.0.1:0")
 		if err != nil {

@@ -24,6 +24,8 @@ func TestBadUsageIsOneLineAndExitStatus2(t *testing.T) {
 		{"--poller", "select", "127.0.0.1:1"},
 		{"ftp://example.invalid/"},
 		{"http://"},
+		{"--ca", "/no/such/file.pem", "example.invalid"},
+		{"--ca", "main_test.go", "example.invalid"}, // a file, but no certificate in it
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(args, &stdout, &stderr, nil)

@@ -48,6 +48,12 @@ func (p *Parser) DiscardBody() {
 	p.body = nil
 }
 
+// ReadsUntilClose reports whether the current body ends only when the
+// connection does: no Content-Length, not chunked. Over TLS, such a body
+// is complete only if the server said so with a close_notify alert before
+// closing (RFC 9112 §9.8); the client needs to know which it is reading.
+func (p *Parser) ReadsUntilClose() bool { return p.state == stateBodyClose }
+
 // BodyRemaining is how many body bytes the parser still expects, when the
 // framing says (a Content-Length body), and -1 when it cannot know
 // (chunked, or delimited by the close).
@@ -63,10 +69,26 @@ func (p *Parser) BodyRemaining() int64 {
 
 // take accepts body bytes: counted always, kept unless discarding.
 func (p *Parser) take(b []byte) {
-	p.bodyLen += int64(len(b))
+	p.bodyRead += int64(len(b))
 	if !p.discard {
 		p.body = append(p.body, b...)
 	}
+}
+
+// frame counts n bytes of chunked framing — size lines with their
+// extensions, line ends, trailers — against the body limit, which bounds
+// what is read, not only what is kept. Past the limit it fails, or, for a
+// truncating parser, ends the response there.
+func (p *Parser) frame(n int) error {
+	p.bodyRead += int64(n)
+	if p.bodyRead <= p.lim.MaxBodyBytes || p.discard {
+		return nil
+	}
+	if p.truncate {
+		p.resp.Truncated, p.resp.Close = true, true
+		return p.finish()
+	}
+	return errorf(ErrBodyTooLarge, "chunked body larger than %d bytes, its framing included", p.lim.MaxBodyBytes)
 }
 
 // overLimit reports whether n more body bytes would pass the limit of a
@@ -76,13 +98,13 @@ func (p *Parser) overLimit(n int) bool {
 	if p.discard {
 		return false // nothing is kept: a skipped body has no limit
 	}
-	return p.bodyLen+int64(n) > p.lim.MaxBodyBytes && (p.truncate || p.state == stateBodyClose)
+	return p.bodyRead+int64(n) > p.lim.MaxBodyBytes && (p.truncate || p.state == stateBodyClose)
 }
 
 // cut ends the response at the limit: b's bytes up to it are kept, the
 // rest of the body is never read, and the connection cannot be reused.
 func (p *Parser) cut(b []byte) (int, error) {
-	k := int(p.lim.MaxBodyBytes - p.bodyLen)
+	k := int(p.lim.MaxBodyBytes - p.bodyRead)
 	p.take(b[:k])
 	p.resp.Truncated, p.resp.Close = true, true
 	return k, p.finish()

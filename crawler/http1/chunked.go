@@ -16,6 +16,14 @@ import (
 //
 // readChunked handles the first three states; the trailer section is read
 // like the head, by readTrailer.
+//
+// Two rules keep it strict. Every line of the framing must end in CRLF:
+// RFC 9112 §7.1 allows nothing else, and a parser that also takes a bare
+// LF disagrees with one that does not on where a chunk ends — the root of
+// request smuggling through chunked bodies (net/http made the same fix,
+// CVE-2025-22871). And every byte of the framing counts against the body
+// limit (frame), so a server cannot make us read without end by sending
+// one-byte chunks with kilobytes of extensions each.
 
 // maxChunkLine bounds a chunk-size line. The size needs at most 16 hex
 // digits; the rest would be extensions, which nothing we fetch uses.
@@ -25,7 +33,10 @@ func (p *Parser) readChunked(b []byte) (int, error) {
 	switch p.state {
 	case stateChunkSize:
 		line, n, ok, err := p.readChunkLine(b)
-		if !ok || err != nil {
+		if err == nil {
+			err = p.frame(n)
+		}
+		if !ok || err != nil || p.state == stateDone {
 			return n, err
 		}
 		size, err := parseChunkSize(line)
@@ -38,11 +49,11 @@ func (p *Parser) readChunked(b []byte) (int, error) {
 		}
 		// Refuse as soon as the size is announced, before reading data
 		// that could never be used.
-		if size > p.lim.MaxBodyBytes-p.bodyLen && !p.truncate && !p.discard {
+		if size > p.lim.MaxBodyBytes-p.bodyRead && !p.truncate && !p.discard {
 			return n, errorf(ErrBodyTooLarge, "chunked body larger than %d bytes", p.lim.MaxBodyBytes)
 		}
 		if !p.discard {
-			p.reserve(int(min(size, maxPrealloc, p.lim.MaxBodyBytes-p.bodyLen)))
+			p.reserve(int(min(size, maxPrealloc, p.lim.MaxBodyBytes-p.bodyRead)))
 		}
 		p.remaining = size
 		p.state = stateChunkData
@@ -62,17 +73,17 @@ func (p *Parser) readChunked(b []byte) (int, error) {
 		}
 		return k, nil
 
-	default: // stateChunkEnd: the CRLF, or bare LF, after the data
+	default: // stateChunkEnd: the CRLF after the data
 		switch {
 		case b[0] == '\r' && !p.sawCR:
 			p.sawCR = true
-		case b[0] == '\n':
+		case b[0] == '\n' && p.sawCR:
 			p.sawCR = false
 			p.state = stateChunkSize
 		default:
-			return 0, errorf(ErrProtocol, "chunk data longer than its size, or missing CRLF after it")
+			return 0, errorf(ErrProtocol, "chunk data longer than its size, or not followed by CRLF")
 		}
-		return 1, nil
+		return 1, p.frame(1)
 	}
 }
 
@@ -114,7 +125,10 @@ func (p *Parser) readChunkLine(b []byte) (line []byte, n int, ok bool, err error
 	if len(line) > maxChunkLine {
 		return nil, 0, false, errorf(ErrProtocol, "chunk size line longer than %d bytes", maxChunkLine)
 	}
-	return bytes.TrimSuffix(line, []byte("\r")), i + 1, true, nil
+	if len(line) == 0 || line[len(line)-1] != '\r' {
+		return nil, 0, false, errorf(ErrProtocol, "chunk size line %s ends in a bare LF, not CRLF", quote(string(line)))
+	}
+	return line[:len(line)-1], i + 1, true, nil
 }
 
 // parseChunkSize reads "1a" or "1a;name=value" or "1a ; name". Extensions
@@ -156,10 +170,11 @@ func unhex(c byte) int {
 	return -1
 }
 
-// hasControl reports a control byte other than HTAB, a bare CR among them.
-func hasControl(b []byte) bool {
-	for _, c := range b {
-		if c < ' ' && c != '\t' || c == 0x7f {
+// hasControl reports a control byte other than HTAB (CR and LF among
+// them) or DEL.
+func hasControl[T string | []byte](b T) bool {
+	for i := 0; i < len(b); i++ {
+		if c := b[i]; c < ' ' && c != '\t' || c == 0x7f {
 			return true
 		}
 	}

@@ -1,7 +1,9 @@
 package http1
 
 import (
+	"crypto/tls"
 	"errors"
+	"net/netip"
 	"time"
 
 	"loopkit/future"
@@ -19,19 +21,36 @@ type Options struct {
 	MaxConnsPerHost int
 	// IdleTimeout closes a pooled connection unused for this long. [30s]
 	IdleTimeout time.Duration
-	// The timeouts. Connect covers one TCP handshake; Read is the longest
-	// silence between two reads (not the whole response); Write the longest
+	// The timeouts. Connect covers one TCP handshake, to one address of
+	// the host (the next is tried meanwhile: see dial.go); Read is the longest
+	// silence between two reads (not the whole response); Header the time
+	// from the request written to the end of the response head, so a
+	// server cannot dribble its head a byte at a time; Write the longest
 	// stall while sending; Pool the wait for a free connection when the
 	// host is at its cap; Total the whole request, everything included.
 	ConnectTimeout time.Duration // [10s]
 	ReadTimeout    time.Duration // [30s]
-	WriteTimeout   time.Duration // [10s]
-	PoolTimeout    time.Duration // [30s]
-	TotalTimeout   time.Duration // [2m]
+	// [ReadTimeout: a server that may be silent that long before its first
+	// byte has no need of longer for its whole head]
+	HeaderTimeout time.Duration
+	WriteTimeout  time.Duration // [10s]
+	PoolTimeout   time.Duration // [30s]
+	TotalTimeout  time.Duration // [2m]
 	// Limits bound the size of a response.
 	Limits Limits
 	// DNSTTL is how long a resolved host is remembered. [1m]
 	DNSTTL time.Duration
+	// TLS configures https connections. nil means the system's roots, and
+	// certificates verified; set RootCAs to trust others, and
+	// InsecureSkipVerify only to test. It is copied, and for each host its
+	// ServerName is set (SNI, and the name checked), its NextProtos is
+	// "http/1.1" (ALPN: this client speaks nothing else), and a session
+	// cache is added if it has none, so that a host's next connections
+	// resume their TLS session instead of a full handshake.
+	TLS *tls.Config
+	// HandshakeTimeout bounds a TLS handshake, from the TCP connection to
+	// the handshake's end. [10s]
+	HandshakeTimeout time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -52,10 +71,12 @@ func (o Options) withDefaults() Options {
 	def(&o.IdleTimeout, 30*time.Second)
 	def(&o.ConnectTimeout, 10*time.Second)
 	def(&o.ReadTimeout, 30*time.Second)
+	def(&o.HeaderTimeout, o.ReadTimeout)
 	def(&o.WriteTimeout, 10*time.Second)
 	def(&o.PoolTimeout, 30*time.Second)
 	def(&o.TotalTimeout, 2*time.Minute)
 	def(&o.DNSTTL, time.Minute)
+	def(&o.HandshakeTimeout, 10*time.Second)
 	o.Limits = o.Limits.withDefaults()
 	return o
 }
@@ -78,15 +99,31 @@ type Client struct {
 	pools   map[poolKey]*hostPool
 	dns     *dnsCache
 	readBuf []byte // shared: every read is consumed by its parser at once
+	plain   []byte // shared: decrypted bytes, likewise (tls.go)
+	tlsBase *tls.Config
 	closed  bool
+
+	// How connections are opened: the loop's SockConnect, and RFC 8305's
+	// attempt delay. Tests replace them to play unreachable addresses.
+	connect      func(netip.AddrPort) *future.Future[int]
+	attemptDelay time.Duration
 }
 
 // NewClient returns a client on l.
 func NewClient(l *loop.Loop, opts Options) *Client {
 	opts = opts.withDefaults()
+	tlsBase := &tls.Config{}
+	if opts.TLS != nil {
+		tlsBase = opts.TLS.Clone()
+	}
+	tlsBase.NextProtos = []string{"http/1.1"}
+	if tlsBase.ClientSessionCache == nil {
+		tlsBase.ClientSessionCache = tls.NewLRUClientSessionCache(0)
+	}
 	return &Client{
-		loop: l,
-		opts: opts,
+		tlsBase: tlsBase,
+		loop:    l,
+		opts:    opts,
 		fields: Header{
 			{"User-Agent", opts.UserAgent},
 			{"Accept", opts.Accept},
@@ -95,6 +132,9 @@ func NewClient(l *loop.Loop, opts Options) *Client {
 		pools:   make(map[poolKey]*hostPool),
 		dns:     newDNSCache(l, opts.DNSTTL),
 		readBuf: make([]byte, 64<<10),
+
+		connect:      l.SockConnect,
+		attemptDelay: connectAttemptDelay,
 	}
 }
 
@@ -117,9 +157,10 @@ type Request struct {
 }
 
 // Timings says when each phase of a request ended, measured from the
-// moment Do was called. DNS and Connect are zero on a reused connection.
+// moment Do was called. DNS, Connect and TLS (the handshake, for https)
+// are zero on a reused connection.
 type Timings struct {
-	DNS, Connect, Written, FirstByte, Done time.Duration
+	DNS, Connect, TLS, Written, FirstByte, Done time.Duration
 }
 
 // Reply is a Response together with what the client learnt getting it.
@@ -164,6 +205,7 @@ func (c *Client) Close() {
 		p.closeAll(ErrClientClosed)
 		delete(c.pools, key)
 	}
+	c.dns.close()
 }
 
 // OpenConns is the number of open connections, busy and idle.
@@ -176,17 +218,22 @@ func (c *Client) OpenConns() int {
 }
 
 // poolKey names a host's pool: a struct, so that finding the pool of each
-// request builds no string.
+// request builds no string. http and https to one host:port are two pools:
+// a connection speaks one or the other.
 type poolKey struct {
+	https    bool
 	hostname string
 	port     int
 }
 
 func (c *Client) poolFor(t Target) *hostPool {
-	key := poolKey{t.Hostname, t.Port}
+	key := poolKey{t.Scheme == "https", t.Hostname, t.Port}
 	p := c.pools[key]
 	if p == nil {
-		p = &hostPool{client: c, hostname: t.Hostname, port: t.Port, conns: make(map[*conn]struct{})}
+		p = &hostPool{client: c, key: key, host: t.Host, hostname: t.Hostname, port: t.Port, conns: make(map[*conn]struct{})}
+		if key.https {
+			p.tls = c.tlsConfig(t)
+		}
 		c.pools[key] = p
 	}
 	return p

@@ -48,7 +48,8 @@ func get(t testing.TB, l *loop.Loop, c *http1.Client, url string) (*http1.Reply,
 // here wrote) that counts the connections it accepts.
 type countingServer struct {
 	*httptest.Server
-	conns atomic.Int64
+	conns  atomic.Int64 // accepted
+	closed atomic.Int64 // closed, by either side
 }
 
 func newCountingServer(t testing.TB, h http.Handler) *countingServer {
@@ -59,14 +60,20 @@ func newCountingServer(t testing.TB, h http.Handler) *countingServer {
 func newCountingServerIdle(t testing.TB, h http.Handler, idle time.Duration) *countingServer {
 	s := &countingServer{Server: httptest.NewUnstartedServer(h)}
 	s.Config.IdleTimeout = idle
-	s.Config.ConnState = func(_ net.Conn, st http.ConnState) {
-		if st == http.StateNew {
-			s.conns.Add(1)
-		}
-	}
+	s.Config.ConnState = s.count
 	s.Start()
 	t.Cleanup(s.Close)
 	return s
+}
+
+// count is the server's ConnState hook.
+func (s *countingServer) count(_ net.Conn, st http.ConnState) {
+	switch st {
+	case http.StateNew:
+		s.conns.Add(1)
+	case http.StateClosed, http.StateHijacked:
+		s.closed.Add(1)
+	}
 }
 
 // rawServer accepts connections on 127.0.0.1 and hands each to serve, for

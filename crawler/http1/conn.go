@@ -1,40 +1,41 @@
 package http1
 
 import (
-	"net/netip"
 	"time"
 
-	"loopkit/future"
 	"loopkit/loop"
-	"loopkit/netpoll"
 )
 
 // conn is one keep-alive connection: a state machine driven by the loop's
 // readiness callbacks. Its states are
 //
-//	dialing → writing → reading → idle → writing → … → closed
+//	dialing → (handshaking) → writing → reading → idle → writing → … → closed
 //
 // with the current exchange in ex (nil while idle). A connection has a
 // single reader callback for its whole life, so an idle connection notices
 // at once when the server closes it, and one timer, whose meaning follows
-// the state (connect, write, read or idle timeout).
+// the state (handshake, write, read or idle timeout; the dialer has its
+// own). Its I/O is in connio.go, its TLS in tls.go.
 type conn struct {
-	pool       *hostPool
-	loop       *loop.Loop
-	fd         int // -1 until connected
-	connecting *future.Future[int]
-	parser     *Parser
-	ex         *exchange
-	uses       int // exchanges completed
-	out        []byte
-	sent       int
-	writerOn   bool
-	timer      *loop.Timer
-	phase      string        // what the timer guards: "connect", "write", "read", "idle"; "" for nothing
-	limit      time.Duration // the phase's timeout
-	lastIO     time.Duration // last progress; the deadline is lastIO + limit
-	draining   bool          // reading a skipped body to its end, with no exchange
-	closed     bool
+	pool     *hostPool
+	loop     *loop.Loop
+	fd       int     // -1 until connected
+	dialer   *dialer // while connecting
+	tls      *tlsLayer
+	parser   *Parser
+	ex       *exchange
+	uses     int    // exchanges completed
+	out      []byte // what to send: a request head, or TLS records
+	sent     int    // how much of out is sent
+	sending  bool   // out holds a request: once it is sent, the response is awaited
+	writerOn bool
+	timer    *loop.Timer
+	phase    string        // what the timer guards: "handshake", "write", "read", "idle"; "" for nothing
+	limit    time.Duration // the phase's timeout
+	lastIO   time.Duration // last progress; the deadline is lastIO + limit
+	headBy   time.Duration // while a response head is awaited: its deadline (conntimer.go)
+	draining bool          // reading a skipped body to its end, with no exchange
+	closed   bool
 }
 
 func newConn(p *hostPool) *conn {
@@ -43,8 +44,7 @@ func newConn(p *hostPool) *conn {
 	return c
 }
 
-// dial resolves the host and connects, trying each address in turn, then
-// sends ex's request.
+// dial resolves the host and connects (dial.go), then sends ex's request.
 func (c *conn) dial(ex *exchange) {
 	c.ex, ex.conn = ex, c
 	lookup := c.pool.client.dns.resolve(c.pool.hostname)
@@ -58,41 +58,25 @@ func (c *conn) dial(ex *exchange) {
 			return
 		}
 		ex.timings.DNS = ex.since()
-		c.connect(addrs, 0)
+		c.dialer = newDialer(c, addrs)
+		c.dialer.start()
 	})
 }
 
-func (c *conn) connect(addrs []netip.Addr, i int) {
-	c.arm("connect", c.pool.client.opts.ConnectTimeout)
-	f := c.loop.SockConnect(netip.AddrPortFrom(addrs[i], uint16(c.pool.port)))
-	c.connecting = f
-	f.OnDone(func() {
-		if c.closed {
-			// A cancelled connect closes its own socket; one that won the
-			// race against our close is ours to close.
-			if fd, err := f.Result(); err == nil {
-				c.loop.SockClose(fd)
-			}
-			return
-		}
-		c.connecting = nil
-		fd, err := f.Result()
-		if err != nil {
-			if i+1 < len(addrs) {
-				c.connect(addrs, i+1)
-				return
-			}
-			c.fail(err)
-			return
-		}
-		c.fd = fd
-		if err := c.loop.AddReader(fd, c.onReadable); err != nil {
-			c.fail(err)
-			return
-		}
-		c.ex.timings.Connect = c.ex.since()
-		c.send(c.ex)
-	})
+// connected takes the socket the dialer won.
+func (c *conn) connected(fd int) {
+	c.dialer = nil
+	c.fd = fd
+	if err := c.loop.AddReader(fd, c.onReadable); err != nil {
+		c.fail(err)
+		return
+	}
+	c.ex.timings.Connect = c.ex.since()
+	if c.pool.tls != nil {
+		c.startTLS()
+		return
+	}
+	c.send(c.ex)
 }
 
 // send starts ex's request on this (connected) connection.
@@ -103,95 +87,24 @@ func (c *conn) send(ex *exchange) {
 		c.parser.LimitBody(ex.maxBody, ex.truncate)
 	}
 	c.parser.WantBody(ex.wantBody)
-	c.out, c.sent = ex.head, 0
-	c.write()
-}
-
-// write sends what the socket takes; if it takes less than all, the loop
-// calls write again when there is room.
-func (c *conn) write() {
-	for c.sent < len(c.out) {
-		n, err := netpoll.Write(c.fd, c.out[c.sent:])
-		if err == netpoll.ErrWouldBlock {
-			if !c.writerOn {
-				if err := c.loop.AddWriter(c.fd, c.write); err != nil {
-					c.fail(err)
-					return
-				}
-				c.writerOn = true
-			}
-			c.arm("write", c.pool.client.opts.WriteTimeout)
-			return
-		}
-		if err != nil {
+	head := ex.head
+	if c.tls != nil {
+		var err error
+		if head, err = c.seal(head); err != nil {
 			c.fail(err)
 			return
 		}
-		c.sent += n
-		c.lastIO = c.loop.Time()
 	}
-	if c.writerOn {
-		c.loop.RemoveWriter(c.fd)
-		c.writerOn = false
-	}
-	c.ex.timings.Written = c.ex.since()
-	c.arm("read", c.pool.client.opts.ReadTimeout)
-}
-
-// onReadable is the connection's reader callback for its whole life. One
-// read per call: if more is waiting, level-triggered readiness calls again.
-func (c *conn) onReadable() {
-	buf := c.pool.client.readBuf
-	n, err := netpoll.Read(c.fd, buf)
-	switch {
-	case err == netpoll.ErrWouldBlock:
-		return
-	case c.draining:
-		c.drain(buf, n, err)
-		return
-	case c.ex == nil:
-		// Idle: EOF means the server closed the connection, which it may
-		// do at any time; anything else is a server talking out of turn.
-		c.close()
-		return
-	case err != nil:
-		c.fail(err)
-		return
-	}
-	c.lastIO = c.loop.Time()
-	if n == 0 {
-		perr := c.parser.CloseInput()
-		if c.parser.Done() {
-			c.finish(false)
-		} else {
-			c.fail(perr)
-		}
-		return
-	}
-	if c.ex.timings.FirstByte == 0 {
-		c.ex.timings.FirstByte = c.ex.since()
-	}
-	used, perr := c.parser.Feed(buf[:n])
-	if perr != nil {
-		c.fail(perr)
-		return
-	}
-	if ex := c.ex; c.parser.BodySkipped() && !ex.skipped {
-		ex.skipped = true // the parser asked ex.wantBody when the head came
-		if !c.parser.Done() {
-			c.skipRest()
-			return
-		}
-	}
-	if c.parser.Done() {
-		c.finish(used < n)
-	}
+	c.queue(head)
+	c.sending = true
+	c.write()
 }
 
 // finish hands the response to its exchange and the connection back to
 // the pool, unless it cannot carry another request.
 func (c *conn) finish(extraBytes bool) {
 	resp := c.parser.Response()
+	c.parser.Reset("GET") // an idle connection keeps nothing of its last response
 	ex := c.ex
 	c.ex = nil
 	reused := c.uses > 0
@@ -223,43 +136,6 @@ func (c *conn) fail(err error) {
 	}
 }
 
-// arm makes the timer guard phase with the given timeout, counted from now.
-// Progress within a phase only moves lastIO; the timer checks it when it
-// fires and re-arms itself, so a read does not cost a timer operation.
-func (c *conn) arm(phase string, limit time.Duration) {
-	c.phase, c.limit, c.lastIO = phase, limit, c.loop.Time()
-	deadline := c.lastIO + limit
-	if c.timer != nil && c.timer.When() > deadline {
-		c.timer.Cancel()
-		c.timer = nil
-	}
-	if c.timer == nil {
-		c.timer = c.loop.CallAt(deadline, c.onTimer)
-	}
-}
-
-func (c *conn) onTimer() {
-	c.timer = nil
-	if c.closed || c.phase == "" {
-		return
-	}
-	if deadline := c.lastIO + c.limit; c.loop.Time() < deadline {
-		c.timer = c.loop.CallAt(deadline, c.onTimer)
-		return
-	}
-	ex, phase := c.ex, c.phase
-	c.close()
-	if ex != nil {
-		ex.conn = nil
-		ex.fail(&TimeoutError{Phase: phase, After: c.limit})
-	}
-}
-
-// idleSince starts the idle timeout.
-func (c *conn) idleSince() {
-	c.arm("idle", c.pool.client.opts.IdleTimeout)
-}
-
 // close releases the socket and tells the pool. It does not touch the
 // exchange: each caller decides what the exchange learns.
 func (c *conn) close() {
@@ -271,8 +147,11 @@ func (c *conn) close() {
 	if c.timer != nil {
 		c.timer.Cancel()
 	}
-	if c.connecting != nil {
-		c.connecting.Cancel()
+	if c.dialer != nil {
+		c.dialer.stop()
+	}
+	if c.tls != nil {
+		c.closeTLS()
 	}
 	if c.fd >= 0 {
 		c.loop.SockClose(c.fd)

@@ -31,8 +31,8 @@ var (
 	ErrUnsupportedCoding = errors.New("http1: unsupported coding")
 )
 
-// ErrUnsupportedURL: a URL the client cannot fetch at all (https, or
-// another scheme). Asking again will not help.
+// ErrUnsupportedURL: a URL the client cannot fetch at all: a scheme other
+// than http and https. Asking again will not help.
 var ErrUnsupportedURL = errors.New("http1: unsupported URL")
 
 // ErrRetried marks the error of a request that failed after the client

@@ -96,6 +96,10 @@ func (ex *exchange) connFailed(err error, stale bool) {
 	if stale && !ex.retried && ex.idempotent() {
 		ex.retried = true
 		ex.pool.dropIdle() // its idle siblings are likely dead too
+		// Looked up again: with its last connection closed, the old pool
+		// may have been forgotten, and a connection dialed from it would
+		// be one the client no longer knows about.
+		ex.pool = ex.client.poolFor(ex.target)
 		ex.pool.acquire(ex)
 		return
 	}

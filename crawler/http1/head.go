@@ -124,7 +124,8 @@ func (p *Parser) readHead(b []byte) (int, error) {
 // parseStatusLine parses "HTTP/1.1 200 OK" (RFC 9112 §4): a version, a
 // space, three digits, a space, and a reason phrase, possibly empty. It is
 // lenient in one way only: many servers drop the space after the code when
-// the reason is empty, and nothing is ambiguous without it.
+// the reason is empty, RFC 9112 §4 lets a recipient split the line on
+// whitespace, and nothing is ambiguous without it.
 func parseStatusLine(line string, r *Response) error {
 	ok := len(line) >= 12 && line[:7] == statusPrefix && isDigit(line[7]) &&
 		line[8] == ' ' && '1' <= line[9] && line[9] <= '9' && isDigit(line[10]) && isDigit(line[11]) &&
@@ -146,7 +147,10 @@ func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 // the response.
 func (p *Parser) readTrailer(b []byte) (int, error) {
 	section, n, err := p.readSection(b)
-	if err != nil || section == nil {
+	if err == nil {
+		err = p.frame(n) // trailers are read, so they count against the body limit too
+	}
+	if err != nil || section == nil || p.state == stateDone {
 		return n, err
 	}
 	if len(section) > 2 { // more than the empty line: there are trailers

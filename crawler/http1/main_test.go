@@ -2,6 +2,7 @@ package http1_test
 
 import (
 	"bufio"
+	"crypto/tls"
 	"fmt"
 	"io"
 	"net"
@@ -11,13 +12,16 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"loopkit/internal/testca"
 )
 
 // TestMain lets the test binary double as a server process: with
 // LOOPKIT_HTTP1_SERVE set it serves on 127.0.0.1 until its stdin closes.
 // Ten thousand connections need twenty thousand descriptors when client
 // and server share a process, more than the usual limit; in two processes
-// each side needs ten thousand.
+// each side needs ten thousand. Benchmarks use it too, so that the
+// server's CPU is not counted as the client's.
 func TestMain(m *testing.M) {
 	if os.Getenv("LOOPKIT_HTTP1_SERVE") != "" {
 		serveUntilStdinCloses()
@@ -32,11 +36,26 @@ func serveUntilStdinCloses() {
 		fmt.Println("error:", err)
 		os.Exit(1)
 	}
+	scheme := "http"
+	if cert := os.Getenv("LOOPKIT_HTTP1_TLS_CERT"); cert != "" {
+		pair, err := tls.LoadX509KeyPair(cert, os.Getenv("LOOPKIT_HTTP1_TLS_KEY"))
+		if err != nil {
+			fmt.Println("error:", err)
+			os.Exit(1)
+		}
+		ln, scheme = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{pair}}), "https"
+	}
 	var open atomic.Int64
 	srv := &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.URL.Path == "/conns" {
+			switch r.URL.Path {
+			case "/conns":
 				fmt.Fprint(w, open.Load())
+				return
+			case "/close": // one request per connection
+				w.Header().Set("Connection", "close")
+			case "/64k":
+				w.Write(make([]byte, 64<<10))
 				return
 			}
 			w.Write([]byte("ok"))
@@ -51,16 +70,25 @@ func serveUntilStdinCloses() {
 		},
 	}
 	go srv.Serve(ln)
-	fmt.Println("http://" + ln.Addr().String())
+	fmt.Println(scheme + "://" + ln.Addr().String())
 	io.Copy(io.Discard, os.Stdin)
 	srv.Close()
 }
 
 // serverProcess starts the test binary as a server and returns its URL.
-func serverProcess(t testing.TB) string {
+func serverProcess(t testing.TB) string { return startServerProcess(t) }
+
+// tlsServerProcess starts the test binary as an https server with a
+// certificate from ca, and returns its URL.
+func tlsServerProcess(t testing.TB, ca *testca.CA) string {
+	cert, key := ca.WriteServerFiles(t, t.TempDir())
+	return startServerProcess(t, "LOOPKIT_HTTP1_TLS_CERT="+cert, "LOOPKIT_HTTP1_TLS_KEY="+key)
+}
+
+func startServerProcess(t testing.TB, env ...string) string {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "LOOPKIT_HTTP1_SERVE=1")
+	cmd.Env = append(append(os.Environ(), "LOOPKIT_HTTP1_SERVE=1"), env...)
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	cmd.Stderr = os.Stderr
@@ -69,7 +97,7 @@ func serverProcess(t testing.TB) string {
 	}
 	t.Cleanup(func() { stdin.Close(); cmd.Wait() })
 	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil || !strings.HasPrefix(line, "http://") {
+	if err != nil || !strings.HasPrefix(line, "http") {
 		t.Fatalf("server process said %q, %v", line, err)
 	}
 	return strings.TrimSpace(line)

@@ -77,8 +77,18 @@ var errorCases = []errorCase{
 	{name: "leading space", in: okStatus + "Transfer-Encoding: chunked\r\n\r\n 2\r\nhi\r\n0\r\n\r\n", kind: http1.ErrProtocol, msg: "bad chunk size"},
 	{name: "chunk size overflow", in: okStatus + "Transfer-Encoding: chunked\r\n\r\n10000000000000000\r\n", kind: http1.ErrProtocol, msg: "overflows"},
 	{name: "bare CR in extension", in: okStatus + "Transfer-Encoding: chunked\r\n\r\n2;a\rb\r\nhi\r\n0\r\n\r\n", kind: http1.ErrProtocol, msg: "bad chunk size"},
-	{name: "chunk longer than its size", in: okStatus + "Transfer-Encoding: chunked\r\n\r\n2\r\nhello\r\n0\r\n\r\n", kind: http1.ErrProtocol, msg: "missing CRLF"},
-	{name: "CR CR LF after chunk data", in: okStatus + "Transfer-Encoding: chunked\r\n\r\n2\r\nhi\r\r\n0\r\n\r\n", kind: http1.ErrProtocol, msg: "missing CRLF"},
+	{name: "chunk longer than its size", in: okStatus + "Transfer-Encoding: chunked\r\n\r\n2\r\nhello\r\n0\r\n\r\n", kind: http1.ErrProtocol, msg: "not followed by CRLF"},
+	{name: "CR CR LF after chunk data", in: okStatus + "Transfer-Encoding: chunked\r\n\r\n2\r\nhi\r\r\n0\r\n\r\n", kind: http1.ErrProtocol, msg: "not followed by CRLF"},
+	// RFC 9112 §7.1: the framing's lines end in CRLF, nothing else.
+	{name: "bare LF after a chunk size", in: okStatus + "Transfer-Encoding: chunked\r\n\r\n2\nhi\r\n0\r\n\r\n", kind: http1.ErrProtocol, msg: `chunk size line "2" ends in a bare LF`},
+	{name: "bare LF after chunk data", in: okStatus + "Transfer-Encoding: chunked\r\n\r\n2\r\nhi\n0\r\n\r\n", kind: http1.ErrProtocol, msg: "not followed by CRLF"},
+	{name: "bare LF after the last chunk", in: okStatus + "Transfer-Encoding: chunked\r\n\r\n2\r\nhi\r\n0\n\r\n", kind: http1.ErrProtocol, msg: "bare LF"},
+	{name: "bare LF after an extension", in: okStatus + "Transfer-Encoding: chunked\r\n\r\n2;a=b\nhi\r\n0\r\n\r\n", kind: http1.ErrProtocol, msg: "bare LF"},
+	// A 16-digit size is as long as an int64 gets: one that overflows it
+	// must not wrap to a negative or small size and let data through.
+	{name: "16 hex digits over int64", in: okStatus + "Transfer-Encoding: chunked\r\n\r\n8000000000000001\r\nhello\r\n0\r\n\r\n", kind: http1.ErrProtocol, msg: "overflows"},
+	{name: "16 hex digits of ones", in: okStatus + "Transfer-Encoding: chunked\r\n\r\nffffffffffffffff\r\nhello\r\n0\r\n\r\n", kind: http1.ErrProtocol, msg: "overflows"},
+	{name: "16 hex digits, the largest int64, then data", in: okStatus + "Transfer-Encoding: chunked\r\n\r\n7fffffffffffffff\r\nhello", kind: http1.ErrBodyTooLarge, msg: "chunked body larger than"},
 	{name: "endless chunk size line", in: okStatus + "Transfer-Encoding: chunked\r\n\r\n1" + strings.Repeat(";", 5000), kind: http1.ErrProtocol, msg: "chunk size line longer"},
 	{name: "corrupt gzip", in: okStatus + "Content-Encoding: gzip\r\nContent-Length: 5\r\n\r\nhello", kind: http1.ErrProtocol, msg: "bad gzip body"},
 	{name: "gzip cut short", in: okStatus + "Content-Encoding: gzip\r\n\r\n" + gzipped("hello, hello")[:20], kind: http1.ErrTruncated, msg: "truncated gzip body"},
@@ -86,6 +96,12 @@ var errorCases = []errorCase{
 	// Size limits: refused as soon as the size is known, never truncated.
 	{name: "Content-Length over the limit, refused at the head", lim: tinyLimits, in: okStatus + "Content-Length: 11\r\n\r\n", kind: http1.ErrBodyTooLarge, msg: "Content-Length 11 is over the 10 byte limit"},
 	{name: "chunk over the limit, refused at its size", lim: tinyLimits, in: okStatus + "Transfer-Encoding: chunked\r\n\r\n6\r\nhello!\r\n5\r\n", kind: http1.ErrBodyTooLarge},
+	// The limit bounds what is read, framing included: one-byte chunks
+	// with kilobytes of extensions each must not be read without end.
+	{name: "chunk extensions count against the limit", lim: http1.Limits{MaxBodyBytes: 100},
+		in: okStatus + "Transfer-Encoding: chunked\r\n\r\n" + strings.Repeat("1;"+strings.Repeat("e", 40)+"\r\nx\r\n", 3), kind: http1.ErrBodyTooLarge, msg: "framing included"},
+	{name: "trailers count against the limit", lim: http1.Limits{MaxBodyBytes: 100},
+		in: okStatus + "Transfer-Encoding: chunked\r\n\r\n1\r\nx\r\n0\r\n" + strings.Repeat("T: "+strings.Repeat("t", 20)+"\r\n", 5) + "\r\n", kind: http1.ErrBodyTooLarge, msg: "framing included"},
 	{name: "close-delimited body over the limit", lim: tinyLimits, in: okStatus + "\r\n" + "hello, world", kind: http1.ErrBodyTooLarge},
 	{name: "gzip expands over the limit", lim: http1.Limits{MaxBodyBytes: 50}, in: okStatus + "Content-Encoding: gzip\r\n\r\n" + gzipped(strings.Repeat("a", 51)),
 		kind: http1.ErrBodyTooLarge, msg: "gzip body decodes to more than 50 bytes"},

@@ -170,8 +170,8 @@ var validCases = []validCase{
 			Header: hdr{{"Transfer-Encoding", "chunked"}}, Body: []byte("hello, whole web"), ContentLength: -1},
 	},
 	{
-		name: "chunked with bare LF and leading zeros",
-		in:   "HTTP/1.1 200 OK\nTransfer-Encoding: Chunked\n\n0002\nhi\n000\n\n",
+		name: "chunked with leading zeros, bare LF in the head and the trailer section",
+		in:   "HTTP/1.1 200 OK\nTransfer-Encoding: Chunked\n\n0002\r\nhi\r\n000\r\n\n",
 		want: http1.Response{Proto: "HTTP/1.1", StatusCode: 200, Reason: "OK",
 			Header: hdr{{"Transfer-Encoding", "Chunked"}}, Body: []byte("hi"), ContentLength: -1},
 	},

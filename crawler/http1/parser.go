@@ -16,9 +16,10 @@ type Limits struct {
 	// headers, and separately the trailers of a chunked body. Line endings
 	// count.
 	MaxHeaderBytes int
-	// MaxBodyBytes bounds the body as it arrives and again after gzip
-	// decompression, so a small compressed body cannot expand into a huge
-	// one (a "zip bomb").
+	// MaxBodyBytes bounds what is read after the head — the body, and for
+	// a chunked body its framing too: chunk sizes, extensions, line ends
+	// and trailers — and again the body after gzip decompression, so a
+	// small compressed body cannot expand into a huge one (a "zip bomb").
 	MaxBodyBytes int64
 }
 
@@ -118,7 +119,7 @@ type Parser struct {
 	sawCR     bool  // in stateChunkEnd: the CR of the CRLF has been seen
 	chunkLine []byte
 	gunzips   int   // gzip layers to undo at the end (transfer and content codings)
-	bodyLen   int64 // body bytes taken so far, kept or not
+	bodyRead  int64 // bytes read after the head: the body, kept or not, and chunked framing
 	truncate  bool  // at the body limit: cut the response there, do not fail
 	discard   bool  // count the body's bytes but do not keep them
 	wantBody  func(*Response) bool

@@ -2,6 +2,7 @@ package http1_test
 
 import (
 	"errors"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -115,8 +116,10 @@ func TestLimitsAreInclusive(t *testing.T) {
 		"Content-Length": func(n int) string {
 			return okStatus + "Content-Length: " + strconv.Itoa(n) + "\r\n\r\n" + strings.Repeat("a", n)
 		},
+		// The limit counts the framing too: "27\r\n", "\r\n" and
+		// "0\r\n\r\n" around n-11 bytes of data make a chunked body of n bytes.
 		"chunked": func(n int) string {
-			return okStatus + "Transfer-Encoding: chunked\r\n\r\n" + chunked(strings.Repeat("a", n/2), strings.Repeat("a", n-n/2))
+			return okStatus + "Transfer-Encoding: chunked\r\n\r\n" + chunked(strings.Repeat("a", n-11))
 		},
 		"close": func(n int) string { return okStatus + "\r\n" + strings.Repeat("a", n) },
 		"gzip": func(n int) string {
@@ -124,7 +127,11 @@ func TestLimitsAreInclusive(t *testing.T) {
 		},
 	}
 	for name, body := range bodies {
-		if got := parsePieces("GET", lim, oneRead(body(limit))); got.err != nil || len(got.resp.Body) != limit {
+		data := limit
+		if name == "chunked" {
+			data = limit - 11
+		}
+		if got := parsePieces("GET", lim, oneRead(body(limit))); got.err != nil || len(got.resp.Body) != data {
 			t.Errorf("%s: a body of exactly the limit: err %v", name, got.err)
 		}
 		if got := parsePieces("GET", lim, oneRead(body(limit+1))); !errors.Is(got.err, http1.ErrBodyTooLarge) {
@@ -141,5 +148,32 @@ func TestLimitsAreInclusive(t *testing.T) {
 	}
 	if got := parsePieces("HEAD", lim, oneRead(head(limit+1))); !errors.Is(got.err, http1.ErrHeaderTooLarge) {
 		t.Errorf("a head one byte over the limit: %v", got.err)
+	}
+}
+
+// A gzip bomb costs at most the limit: decompression stops one byte past
+// it, instead of inflating all of the body and refusing it afterwards.
+// 32 MiB of zeros compress to 32 KiB; with a 1 MiB limit the parse may
+// allocate a few MiB (the output, the reader's window), not 32.
+func TestGzipBombCostsAtMostTheLimit(t *testing.T) {
+	bomb := okStatus + "Content-Encoding: gzip\r\n\r\n" + gzipped(strings.Repeat("\x00", 32<<20))
+	lim := http1.Limits{MaxBodyBytes: 1 << 20}
+	for _, truncate := range []bool{false, true} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		p := http1.NewParser("GET", lim)
+		p.LimitBody(0, truncate)
+		_, err := p.Feed([]byte(bomb))
+		if err == nil {
+			err = p.CloseInput()
+		}
+		runtime.ReadMemStats(&after)
+		if truncate != (err == nil) || !truncate && !errors.Is(err, http1.ErrBodyTooLarge) {
+			t.Fatalf("truncate %v: %v", truncate, err)
+		}
+		if got := after.TotalAlloc - before.TotalAlloc; got > 8<<20 {
+			t.Fatalf("truncate %v: parsing the bomb allocated %d MiB", truncate, got>>20)
+		}
 	}
 }

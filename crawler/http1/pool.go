@@ -1,18 +1,22 @@
 package http1
 
 import (
+	"crypto/tls"
 	"slices"
 )
 
-// hostPool holds the connections to one host:port. Idle connections are
+// hostPool holds the connections to one scheme, host and port. Idle connections are
 // reused newest first (the oldest are the likeliest to have been closed by
 // the server, and they time out first). When the host is at its cap,
 // requests wait in FIFO order for a connection to come back.
 type hostPool struct {
 	client   *Client
+	key      poolKey
+	host     string // the Host header: name, and port if not the default
 	hostname string
 	port     int
-	open     int // connections open or being dialed
+	tls      *tls.Config // nil for http
+	open     int         // connections open or being dialed
 	idle     []*conn
 	conns    map[*conn]struct{}
 	waiters  []*exchange
@@ -72,7 +76,10 @@ func (p *hostPool) nextWaiter() *exchange {
 }
 
 // closed forgets a connection that closed, and lets a waiter dial in its
-// place.
+// place. A pool left with no connection and no waiter is forgotten too: a
+// crawler meets thousands of hosts once each, and their empty pools would
+// otherwise stay for the life of the client (the review measured 10.8 MB
+// for 20 000 hosts). Making a pool again costs one small allocation.
 func (p *hostPool) closed(c *conn) {
 	p.open--
 	delete(p.conns, c)
@@ -83,6 +90,9 @@ func (p *hostPool) closed(c *conn) {
 		if ex := p.nextWaiter(); ex != nil {
 			p.dialFor(ex)
 		}
+	}
+	if p.open == 0 && len(p.waiters) == 0 && p.client.pools[p.key] == p {
+		delete(p.client.pools, p.key)
 	}
 }
 

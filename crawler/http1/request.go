@@ -14,10 +14,11 @@ import (
 // Target is a URL taken apart the way a request needs it: what the dialer
 // connects to, and what the request head says.
 type Target struct {
-	Scheme string // always "http"
+	Scheme string // "http" or "https"
 	// Host is the Host header value: the host name, with ":port" only
-	// when the port is not 80, an IPv6 literal in brackets (without a
-	// zone: the zone means something only on this machine).
+	// when the port is not the scheme's (80, 443), an IPv6 literal in
+	// brackets (without a zone: the zone means something only on this
+	// machine).
 	Host string
 	// Hostname is what to resolve or dial: lower case, no brackets, no
 	// port, a Unicode name converted to its ASCII (Punycode) form.
@@ -35,7 +36,7 @@ func (t Target) String() string {
 	return t.Scheme + "://" + t.Host + t.RequestURI
 }
 
-// ParseTarget parses an absolute http URL. The userinfo ("user:pass@") is
+// ParseTarget parses an absolute http or https URL. The userinfo ("user:pass@") is
 // dropped: a request line has no place for it, and the crawler does not
 // turn credentials found in scraped links into Authorization headers for
 // whatever server those links name. The fragment is dropped too: it is
@@ -45,10 +46,11 @@ func ParseTarget(raw string) (Target, error) {
 	if err != nil {
 		return Target{}, fmt.Errorf("http1: %w", err)
 	}
+	port := 80
 	switch u.Scheme {
 	case "http":
 	case "https":
-		return Target{}, fmt.Errorf("%w: %q: https is not supported (loopkit speaks plain HTTP/1.1 only)", ErrUnsupportedURL, raw)
+		port = 443
 	case "":
 		return Target{}, fmt.Errorf("http1: %q is not an absolute URL", raw)
 	default:
@@ -57,7 +59,7 @@ func ParseTarget(raw string) (Target, error) {
 	if u.Opaque != "" || u.Hostname() == "" {
 		return Target{}, fmt.Errorf("http1: %q has no host", raw)
 	}
-	port := 80
+	defaultPort := port
 	if p := u.Port(); p != "" {
 		// url.Parse has checked it is all digits, not its range.
 		if port, err = strconv.Atoi(p); err != nil || port < 1 || port > 65535 {
@@ -68,7 +70,7 @@ func ParseTarget(raw string) (Target, error) {
 	if err != nil {
 		return Target{}, fmt.Errorf("http1: %q: bad host: %w", raw, err)
 	}
-	if port != 80 {
+	if port != defaultPort {
 		host += ":" + strconv.Itoa(port)
 	}
 	target := u.EscapedPath()
@@ -78,7 +80,7 @@ func ParseTarget(raw string) (Target, error) {
 	if u.RawQuery != "" || u.ForceQuery {
 		target += "?" + escapeQuery(u.RawQuery)
 	}
-	return Target{Scheme: "http", Host: host, Hostname: hostname, Port: port, RequestURI: target}, nil
+	return Target{Scheme: u.Scheme, Host: host, Hostname: hostname, Port: port, RequestURI: target}, nil
 }
 
 // hostnames returns the name to dial and the name for the Host header,
@@ -148,12 +150,16 @@ func queryNeedsEscape(q string, i int) bool {
 // HEAD) to dst: the request line, Host from t, the fields of h in order,
 // and the empty line.
 //
-// It returns an error, and dst unchanged, when a value would break the
-// framing: a CR or LF in a field value would let whoever supplied it (a
-// flag, a config file, a page) inject headers or a second request. A
-// check helper that callers may forget would not protect anyone; scanning
-// a few hundred bytes costs nothing next to a network round trip. A Host
-// field in h is refused too: set Target.Host instead, so there is one.
+// It returns an error, and dst unchanged, when a value is not one RFC 9110
+// §5.5 allows: a CR or LF would let whoever supplied it (a flag, a config
+// file, a page) inject headers or a second request, and the other control
+// bytes (NUL, ESC, DEL, ...) are read differently by different servers —
+// some cut the value there, some the line, some refuse the request. HTAB
+// is allowed, and so are bytes 0x80-0xFF (obs-text, which recipients treat
+// as opaque). A check helper that callers may forget would not protect
+// anyone; scanning a few hundred bytes costs nothing next to a network
+// round trip. A Host field in h is refused too: set Target.Host instead,
+// so there is one.
 func AppendRequest(dst []byte, method string, t Target, h Header) ([]byte, error) {
 	if !isToken(method) {
 		return dst, fmt.Errorf("http1: invalid method %q", method)
@@ -170,8 +176,8 @@ func AppendRequest(dst []byte, method string, t Target, h Header) ([]byte, error
 			return dst, fmt.Errorf("http1: invalid header name %q", f.Name)
 		case strings.EqualFold(f.Name, "Host"):
 			return dst, errors.New("http1: set Target.Host instead of a Host field")
-		case strings.ContainsAny(f.Value, "\r\n\x00"):
-			return dst, fmt.Errorf("http1: value of header %s contains CR, LF or NUL", f.Name)
+		case hasControl(f.Value):
+			return dst, fmt.Errorf("http1: value of header %s contains a control byte (CR, LF, NUL, DEL, ...)", f.Name)
 		}
 	}
 	dst = append(dst, method...)

@@ -35,6 +35,12 @@ func TestParseTarget(t *testing.T) {
 		{"http://example.com?q", http1.Target{Scheme: "http", Host: "example.com", Hostname: "example.com", Port: 80, RequestURI: "/?q"}},
 		// Unicode host names go on the wire as Punycode.
 		{"http://Bücher.example/", http1.Target{Scheme: "http", Host: "xn--bcher-kva.example", Hostname: "xn--bcher-kva.example", Port: 80, RequestURI: "/"}},
+		// https: 443 is its default port, and only that one goes unwritten.
+		{"HTTPS://Example.com/a", http1.Target{Scheme: "https", Host: "example.com", Hostname: "example.com", Port: 443, RequestURI: "/a"}},
+		{"https://example.com:443/", http1.Target{Scheme: "https", Host: "example.com", Hostname: "example.com", Port: 443, RequestURI: "/"}},
+		{"https://example.com:80/", http1.Target{Scheme: "https", Host: "example.com:80", Hostname: "example.com", Port: 80, RequestURI: "/"}},
+		{"http://example.com:443/", http1.Target{Scheme: "http", Host: "example.com:443", Hostname: "example.com", Port: 443, RequestURI: "/"}},
+		{"https://[::1]:8443/x", http1.Target{Scheme: "https", Host: "[::1]:8443", Hostname: "::1", Port: 8443, RequestURI: "/x"}},
 	}
 	for _, tc := range tests {
 		got, err := http1.ParseTarget(tc.raw)
@@ -45,7 +51,7 @@ func TestParseTarget(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("ParseTarget(%q)\n got %+v\nwant %+v", tc.raw, got, tc.want)
 		}
-		if want := "http://" + tc.want.Host + tc.want.RequestURI; got.String() != want {
+		if want := tc.want.Scheme + "://" + tc.want.Host + tc.want.RequestURI; got.String() != want {
 			t.Errorf("ParseTarget(%q).String() = %q, want %q", tc.raw, got.String(), want)
 		}
 	}
@@ -65,8 +71,8 @@ func TestTargetString(t *testing.T) {
 
 func TestParseTargetErrors(t *testing.T) {
 	tests := []struct{ raw, msg string }{
-		{"https://example.com/", "https is not supported (loopkit speaks plain HTTP/1.1 only)"},
 		{"ftp://example.com/", `unsupported scheme "ftp"`},
+		{"wss://example.com/", `unsupported scheme "wss"`},
 		{"example.com/path", "not an absolute URL"},
 		{"//example.com/path", "not an absolute URL"},
 		{"http:///path", "has no host"},
@@ -99,6 +105,12 @@ func TestAppendRequest(t *testing.T) {
 		t.Errorf("got %q, %v\nwant %q", got, err, want)
 	}
 
+	// HTAB and obs-text (bytes 0x80-0xFF) are allowed in a value (RFC 9110 §5.5).
+	got, err = http1.AppendRequest(nil, "GET", target, http1.Header{{"X", "a\tb \xe9"}})
+	if want := "X: a\tb \xe9\r\n\r\n"; err != nil || !strings.HasSuffix(string(got), want) {
+		t.Errorf("got %q, %v; want it to end %q", got, err, want)
+	}
+
 	got, err = http1.AppendRequest(nil, "HEAD", http1.Target{Host: "h", RequestURI: "/"}, nil)
 	if want := "HEAD / HTTP/1.1\r\nHost: h\r\n\r\n"; err != nil || string(got) != want {
 		t.Errorf("got %q, %v; want %q", got, err, want)
@@ -116,9 +128,12 @@ func TestAppendRequestRefusesInjection(t *testing.T) {
 		h      http1.Header
 		msg    string
 	}{
-		{"CRLF in a value", "GET", ok, http1.Header{{"X", "a\r\nEvil: 1"}}, "contains CR, LF or NUL"},
-		{"LF in a value", "GET", ok, http1.Header{{"X", "a\nb"}}, "contains CR, LF or NUL"},
-		{"NUL in a value", "GET", ok, http1.Header{{"X", "a\x00b"}}, "contains CR, LF or NUL"},
+		{"CRLF in a value", "GET", ok, http1.Header{{"X", "a\r\nEvil: 1"}}, "contains a control byte"},
+		{"LF in a value", "GET", ok, http1.Header{{"X", "a\nb"}}, "contains a control byte"},
+		{"NUL in a value", "GET", ok, http1.Header{{"X", "a\x00b"}}, "contains a control byte"},
+		{"0x01 in a value", "GET", ok, http1.Header{{"X", "a\x01b"}}, "contains a control byte"},
+		{"ESC in a value", "GET", ok, http1.Header{{"X", "\x1b[31mred"}}, "contains a control byte"},
+		{"DEL in a value", "GET", ok, http1.Header{{"X", "a\x7f"}}, "contains a control byte"},
 		{"colon in a name", "GET", ok, http1.Header{{"X: y", "z"}}, "invalid header name"},
 		{"a second Host", "GET", ok, http1.Header{{"host", "other"}}, "set Target.Host"},
 		{"space in the method", "GE T", ok, nil, "invalid method"},

@@ -11,7 +11,7 @@ var ErrTimeout = errors.New("http1: timeout")
 
 // TimeoutError says which phase of a request ran out of time.
 type TimeoutError struct {
-	Phase string // "connect", "read", "write", "pool" or "total"
+	Phase string // "connect", "handshake", "write", "read", "header", "pool" or "total"
 	After time.Duration
 }
 

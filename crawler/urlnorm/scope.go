@@ -25,11 +25,14 @@ import (
 // ASCII form: a root "bücher.de" admits "xn--bcher-kva.de", and a host that
 // IDNA refuses is in no scope.
 //
-// Ports. The scheme's default port (80 for http, 443 for https) counts as
-// "no port", so a site may move between http and https (which it usually
-// does with a redirect) and stay in scope. Any other port is a different
-// server that happens to share a name: "example.com:8080" is in scope only
-// if a root names that host (or domain, when lenient) with that port.
+// Schemes and ports. The scheme does not count: http and https of one
+// host are one site. The scheme's default port (80 for http, 443 for
+// https) counts as "no port", so a site may move between http and https
+// (which it usually does with a redirect) and stay in scope; so does one
+// port that speaks both ("http://h:8080" and "https://h:8080"). Any other
+// port is a different server that happens to share a name:
+// "example.com:8080" is in scope only if a root names that host (or
+// domain, when lenient) with that port.
 //
 // A Scope is read-only after NewScope, so it may be shared.
 type Scope struct {

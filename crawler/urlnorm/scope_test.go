@@ -47,6 +47,8 @@ func TestScope(t *testing.T) {
 		{"port of a root, www twin", []string{"http://example.com:8080/"}, false, "http://www.example.com:8080/", true},
 		{"default port when the root has another", []string{"http://example.com:8080/"}, false, "http://example.com/", false},
 		{"http on 443 is not https", []string{"https://example.com/"}, false, "http://example.com:443/", false},
+		{"one port, both schemes", []string{"http://127.0.0.1:8080/"}, false, "https://127.0.0.1:8080/x", true},
+		{"one port, both schemes, www twin", []string{"https://example.com:8443/"}, false, "http://www.example.com:8443/", true},
 		{"lenient: port of a root, other subdomain", []string{"http://example.com:8080/"}, true, "http://a.example.com:8080/", true},
 
 		// Internationalized names: one host, whichever way it is spelt.

@@ -6,7 +6,9 @@
 // internal/wirelog sits beside the library, for tests only; it may use
 // net/http because it plays somebody else's server. Each host is its own
 // listener on 127.0.0.1 with its own port, so one machine plays several
-// sites and a crawler keeps a separate politeness state for each.
+// sites and a crawler keeps a separate politeness state for each. A host
+// may speak https (HostTLS), or both http and https on one port
+// (HostDual), with certificates from the server's own test CA.
 package wirelog
 
 import (
@@ -16,14 +18,17 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"loopkit/internal/testca"
 )
 
 // Arrival is one request as the server saw it arrive.
 type Arrival struct {
-	At   time.Time
-	Host string // the name the test gave the host
-	Conn string // the client's address: one per connection
-	Path string // path and query
+	At     time.Time
+	Host   string // the name the test gave the host
+	Scheme string // "http" or "https"
+	Conn   string // the client's address: one per connection
+	Path   string // path and query
 }
 
 // Server is a set of logging hosts. Its methods may be called from any
@@ -33,6 +38,7 @@ type Server struct {
 	mu       sync.Mutex
 	arrivals []Arrival
 	bases    map[string]string
+	ca       *testca.CA // made with the first https host
 }
 
 // New returns a server with no hosts yet; they are closed when the test ends.
@@ -43,23 +49,36 @@ func New(t testing.TB) *Server {
 // Host starts a host called name that logs each request and then serves it
 // with h, and returns its base URL ("http://127.0.0.1:PORT").
 func (s *Server) Host(name string, h http.Handler) string {
+	return "http://" + s.serve(name, s.listen(), h)
+}
+
+func (s *Server) listen() net.Listener {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		s.t.Fatal(err)
 	}
+	return ln
+}
+
+// serve logs and serves what arrives on ln, and returns ln's address.
+func (s *Server) serve(name string, ln net.Listener, h http.Handler) string {
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		scheme := "http"
+		if r.TLS != nil {
+			scheme = "https"
+		}
 		s.mu.Lock()
-		s.arrivals = append(s.arrivals, Arrival{At: time.Now(), Host: name, Conn: r.RemoteAddr, Path: r.URL.RequestURI()})
+		s.arrivals = append(s.arrivals, Arrival{At: time.Now(), Host: name, Scheme: scheme, Conn: r.RemoteAddr, Path: r.URL.RequestURI()})
 		s.mu.Unlock()
 		h.ServeHTTP(w, r)
 	})}
 	go srv.Serve(ln)
 	s.t.Cleanup(func() { srv.Close() })
-	base := "http://" + ln.Addr().String()
+	addr := ln.Addr().String()
 	s.mu.Lock()
-	s.bases[name] = base
+	s.bases[name] = addr
 	s.mu.Unlock()
-	return base
+	return addr
 }
 
 // Arrivals returns what arrived so far, in order of arrival; with names,
@@ -84,6 +103,15 @@ func (s *Server) Paths(host string) []string {
 		out = append(out, a.Path)
 	}
 	return out
+}
+
+// Conns is how many connections the requests that arrived at host came on.
+func (s *Server) Conns(host string) int {
+	seen := map[string]bool{}
+	for _, a := range s.Arrivals(host) {
+		seen[a.Conn] = true
+	}
+	return len(seen)
 }
 
 // Count is how many requests for path arrived at host.

@@ -1,0 +1,77 @@
+package http1_test
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"loopkit/crawler/http1"
+)
+
+// A server that sends its head a byte every 20 ms never goes silent for
+// the read timeout; the header timeout, counted from the request written
+// to the end of the head, stops it.
+func TestHeadDribbledAByteAtATimeHitsTheHeaderTimeout(t *testing.T) {
+	url := rawServer(t, func(c net.Conn, r *bufio.Reader) {
+		readRequest(r)
+		c.Write([]byte("HTTP/1.1 200 OK\r\nX-Slow: "))
+		for range 500 {
+			time.Sleep(20 * time.Millisecond)
+			if _, err := c.Write([]byte("a")); err != nil {
+				return
+			}
+		}
+	})
+	l, c := onLoop(t, http1.Options{ReadTimeout: time.Second, HeaderTimeout: 300 * time.Millisecond})
+	_, err := get(t, l, c, url)
+	var te *http1.TimeoutError
+	if !errors.As(err, &te) || te.Phase != "header" || te.After != 300*time.Millisecond {
+		t.Fatalf("got %v, want a header timeout", err)
+	}
+}
+
+// The header timeout ends with the head: a body that takes longer than it
+// to arrive, a byte every 100 ms, is not cut.
+func TestHeaderTimeoutDoesNotCoverTheBody(t *testing.T) {
+	url := rawServer(t, dribble)
+	l, c := onLoop(t, http1.Options{ReadTimeout: 500 * time.Millisecond, HeaderTimeout: 300 * time.Millisecond})
+	r, err := get(t, l, c, url)
+	if err != nil || string(r.Body) != "xxxxxxxxxx" {
+		t.Fatalf("got %v, want the whole body after 1 s", err)
+	}
+}
+
+// One-byte chunks, each with 4 KiB of extensions, without end: the client
+// stops at its body limit, which counts the framing, instead of reading
+// until the total timeout (the review measured 4.2 GB read at 1 MiB).
+func TestChunkExtensionFloodStopsAtTheBodyLimit(t *testing.T) {
+	const serverCap = 64 << 20 // so that a broken client still ends the test
+	var written atomic.Int64
+	chunk := []byte("1;" + strings.Repeat("e", 4000) + "\r\nx\r\n")
+	url := rawServer(t, func(c net.Conn, r *bufio.Reader) {
+		readRequest(r)
+		fmt.Fprint(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")
+		for written.Load() < serverCap {
+			n, err := c.Write(chunk)
+			written.Add(int64(n))
+			if err != nil {
+				return
+			}
+		}
+	})
+	l, c := onLoop(t, http1.Options{Limits: http1.Limits{MaxBodyBytes: 64 << 10}})
+	_, err := get(t, l, c, url)
+	if !errors.Is(err, http1.ErrBodyTooLarge) {
+		t.Fatalf("got %v, want ErrBodyTooLarge", err)
+	}
+	// What the server wrote is what the client read plus what the socket
+	// buffers held when it closed: a few MiB at most on loopback.
+	if w := written.Load(); w >= serverCap/4 {
+		t.Fatalf("the server wrote %d bytes before the client stopped reading", w)
+	}
+}

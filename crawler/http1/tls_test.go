@@ -1,0 +1,148 @@
+package http1_test
+
+import (
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"loopkit/crawler/http1"
+	"loopkit/internal/testca"
+)
+
+// tlsServer is a countingServer over TLS, with a certificate from ca for
+// names (127.0.0.1, ::1 and localhost if none), that notes what each
+// client said in its hello.
+type tlsServer struct {
+	*countingServer
+	mu     sync.Mutex
+	hellos []*tls.ClientHelloInfo
+}
+
+func newTLSServer(t *testing.T, ca *testca.CA, h http.Handler, names ...string) *tlsServer {
+	s := &tlsServer{countingServer: &countingServer{Server: httptest.NewUnstartedServer(h)}}
+	s.Config.ConnState = s.count
+	s.TLS = ca.ServerConfig(t, names...)
+	s.TLS.GetConfigForClient = func(hello *tls.ClientHelloInfo) (*tls.Config, error) {
+		s.mu.Lock()
+		s.hellos = append(s.hellos, hello)
+		s.mu.Unlock()
+		return nil, nil
+	}
+	s.StartTLS()
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *tlsServer) lastHello() *tls.ClientHelloInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.hellos[len(s.hellos)-1]
+}
+
+// trusting is client options that trust ca.
+func trusting(ca *testca.CA) http1.Options {
+	return http1.Options{TLS: &tls.Config{RootCAs: ca.Pool()}}
+}
+
+// Keep-alive works over TLS as over plain TCP: one connection, one
+// handshake, for a hundred requests; and the client asks for HTTP/1.1 by
+// ALPN, of a server that would rather speak HTTP/2.
+func TestHTTPSKeepAlive(t *testing.T) {
+	ca := testca.New(t)
+	protos := make(chan string, 100)
+	srv := newTLSServer(t, ca, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		protos <- r.TLS.NegotiatedProtocol
+		fmt.Fprintf(w, "page %s", r.URL.Path)
+	}))
+	l, c := onLoop(t, trusting(ca))
+	for i := range 100 {
+		r, err := get(t, l, c, fmt.Sprintf("%s/p%d", srv.URL, i))
+		if err != nil {
+			t.Fatalf("request %d: %v", i, err)
+		}
+		if string(r.Body) != fmt.Sprintf("page /p%d", i) || r.Reused != (i > 0) || (r.Timings.TLS > 0) != (i == 0) {
+			t.Fatalf("request %d: %q, reused %v, handshake at %v", i, r.Body, r.Reused, r.Timings.TLS)
+		}
+		if p := <-protos; p != "http/1.1" {
+			t.Fatalf("request %d came over ALPN protocol %q", i, p)
+		}
+	}
+	if n := srv.conns.Load(); n != 1 {
+		t.Fatalf("the server accepted %d connections for 100 requests, want 1", n)
+	}
+	if p := srv.lastHello().SupportedProtos; len(p) != 1 || p[0] != "http/1.1" {
+		t.Fatalf("the client offered ALPN %q, want only http/1.1", p)
+	}
+}
+
+// The client names the host it wants in its hello (SNI), so that a server
+// with many sites can pick the certificate; for an address it names none,
+// as RFC 6066 says, and the certificate's IP addresses are checked.
+func TestSNIIsTheHostName(t *testing.T) {
+	ca := testca.New(t)
+	srv := newTLSServer(t, ca, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	l, c := onLoop(t, trusting(ca))
+	for url, sni := range map[string]string{
+		srv.URL: "",
+		strings.Replace(srv.URL, "127.0.0.1", "localhost", 1): "localhost",
+	} {
+		if _, err := get(t, l, c, url); err != nil {
+			t.Fatalf("%s: %v", url, err)
+		}
+		if got := srv.lastHello().ServerName; got != sni {
+			t.Fatalf("%s: the server was asked for %q, want %q", url, got, sni)
+		}
+	}
+}
+
+// A certificate the client cannot trust fails the request with an error
+// that says which host, and why, as x509 puts it: a crawler's record of
+// it must be clear enough to act on.
+func TestCertificateErrorsNameTheHost(t *testing.T) {
+	ca := testca.New(t)
+	srv := newTLSServer(t, ca, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	other := newTLSServer(t, ca, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}), "other.example")
+	host := strings.TrimPrefix(srv.URL, "https://")
+	cases := []struct {
+		name, url string
+		opts      http1.Options
+		want      string
+	}{
+		{"an authority the system does not trust", srv.URL, http1.Options{},
+			"http1: TLS handshake with " + host + ": tls: failed to verify certificate: x509: certificate signed by unknown authority"},
+		{"another host's certificate", strings.Replace(other.URL, "127.0.0.1", "localhost", 1), trusting(ca),
+			"x509: certificate is valid for other.example, not localhost"},
+		{"an address the certificate does not name", other.URL, trusting(ca),
+			"x509: cannot validate certificate for 127.0.0.1 because it doesn't contain any IP SANs"},
+	}
+	for _, tc := range cases {
+		l, c := onLoop(t, tc.opts)
+		_, err := get(t, l, c, tc.url)
+		var te *http1.TLSError
+		if !errors.As(err, &te) || !te.Certificate() || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want a certificate error saying %q", tc.name, err, tc.want)
+		}
+	}
+	// Told not to check (only ever for testing), the client goes on.
+	l, c := onLoop(t, http1.Options{TLS: &tls.Config{InsecureSkipVerify: true}})
+	if _, err := get(t, l, c, other.URL); err != nil {
+		t.Fatalf("InsecureSkipVerify: %v", err)
+	}
+}
+
+// A plain HTTP server on an https URL: the handshake fails, and says so
+// with the host, as a TLS error that is not about a certificate.
+func TestHTTPSToAPlainServer(t *testing.T) {
+	srv := newCountingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	l, c := onLoop(t, http1.Options{})
+	_, err := get(t, l, c, strings.Replace(srv.URL, "http:", "https:", 1))
+	var te *http1.TLSError
+	if !errors.As(err, &te) || te.Certificate() || !strings.Contains(err.Error(), "does not look like a TLS handshake") {
+		t.Fatalf("got %v, want a TLS error", err)
+	}
+}
