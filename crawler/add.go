@@ -95,7 +95,7 @@ func (c *Crawler) newHost(origin string) *host {
 	if c.cfg.NoRobots {
 		h.robots = robotsKnown
 	} else {
-		h.robotsItem = item{url: origin + "/robots.txt", redirects: robots.MaxRedirects}
+		h.robotsItem = item{url: origin + "/robots.txt", redirects: robots.MaxRedirects, queuedMS: loopMS(c.loop.Time())}
 	}
 	return h
 }

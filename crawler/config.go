@@ -58,6 +58,10 @@ type Config struct {
 	OnRecord func(*Record)
 	// OnDisallowed, if set, hears of each URL robots.txt disallows.
 	OnDisallowed func(url string)
+	// OnAttempt, if set, hears of every request the crawler makes,
+	// robots.txt and retries included, with its connection and phases:
+	// what a timeline is drawn from. Left nil, it costs nothing.
+	OnAttempt func(*Attempt)
 	// OnNotice, if set, hears what the operator should know, once each:
 	// a host given up, a trap limit reached.
 	OnNotice func(msg string)

@@ -18,7 +18,10 @@ func (c *Crawler) runPage(y task.Yield, j job) verdict {
 	tries := it.tries + 1
 	start := time.Now()
 	c.stats.InFlight++
-	reply, err := c.client.Fetch(y, c.pageRequest(it.url))
+	req := c.pageRequest(it.url)
+	trace := c.traceFor(&req)
+	reply, err := c.client.Fetch(y, req)
+	c.attempted(j, trace, reply, err)
 	c.stats.InFlight--
 	if errors.Is(err, future.ErrCancelled) {
 		c.stats.Cancelled++ // cut short by an interrupt: still to do

@@ -3,6 +3,7 @@ package crawler
 import (
 	"container/heap"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"time"
 
@@ -87,6 +88,7 @@ func (f *frontier) host(origin, authority string, newHost func(origin string) *h
 
 // push queues it on h, behind what is there.
 func (f *frontier) push(h *host, it item) {
+	it.queuedMS = loopMS(f.loop.Time())
 	h.queue.pushBack(it)
 	f.queued++
 	f.changed(h)
@@ -201,6 +203,7 @@ func (f *frontier) requeue(j job, wait time.Duration) {
 
 func (f *frontier) putBack(j job) {
 	h := j.host
+	j.item.queuedMS = loopMS(f.loop.Time())
 	if j.robots {
 		h.robots, h.robotsItem = robotsNeeded, j.item
 	} else {
@@ -290,4 +293,10 @@ func (f *frontier) checkEmpty() {
 func (f *frontier) join(y task.Yield) error {
 	_, err := task.Await(y, f.empty)
 	return err
+}
+
+// loopMS is a loop time in whole milliseconds, saturated at about 24 days
+// of loop time: enough for a timeline, and small enough for an item.
+func loopMS(t time.Duration) int32 {
+	return int32(min(t.Milliseconds(), math.MaxInt32))
 }

@@ -14,6 +14,7 @@ type item struct {
 	redirects int32 // redirects still allowed from here
 	depth     int32
 	tries     int32 // attempts already made
+	queuedMS  int32 // loop time it (re)entered its host's queue, in ms: for timelines; fits the padding
 }
 
 // robotsState is how far a host is with its robots.txt.

@@ -30,7 +30,10 @@ func (c *Crawler) runRobots(y task.Yield, j job) verdict {
 	h, it := j.host, j.item
 	tries := it.tries + 1
 	c.stats.RobotsFetches++
-	reply, err := c.client.Fetch(y, http1.Request{URL: it.url, MaxBodyBytes: robotsMaxBytes, TruncateBody: true})
+	req := http1.Request{URL: it.url, MaxBodyBytes: robotsMaxBytes, TruncateBody: true}
+	trace := c.traceFor(&req)
+	reply, err := c.client.Fetch(y, req)
+	c.attempted(j, trace, reply, err)
 	if errors.Is(err, future.ErrCancelled) {
 		return verdict{retry: true, tries: it.tries} // an interrupt: nothing was decided
 	}

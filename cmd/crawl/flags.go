@@ -21,6 +21,7 @@ type options struct {
 	poller   string
 	output   string
 	trace    string // --trace FILE: the loop's turns as JSON Lines (trace.go)
+	timeline string // --timeline FILE.svg: every request, one lane per connection (timeline.go)
 	verbose  int
 	quiet    bool
 	insecure bool
@@ -87,6 +88,7 @@ func parseFlags(args []string, stdout io.Writer) (*options, []string, error) {
 	fs.BoolVar(&o.quiet, "q", false, "no notices or progress on stderr")
 	fs.StringVar(&o.output, "o", "", "write one JSON line per fetched URL to `FILE`")
 	fs.StringVar(&o.trace, "trace", "", "write one JSON line per turn of the event loop to `FILE` (see docs/tutorial.md)")
+	fs.StringVar(&o.timeline, "timeline", "", "draw every request, one lane per connection, split into its phases, in `FILE.svg`")
 	fs.StringVar(&o.poller, "poller", "", "epoll, kqueue or poll (default: the best this OS has)")
 	fs.IntVar(&c.PerHost, "per_host", 8, "requests in flight per host, at most (a host starts at one and earns more)")
 	fs.DurationVar(&c.Delay, "delay", 0, "minimum spacing between request starts per host")

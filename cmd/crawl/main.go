@@ -107,6 +107,7 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 		o.cfg.OnDisallowed = func(url string) { fmt.Fprintf(stderr, "%s disallowed by robots.txt\n", url) }
 	}
 	o.cfg.OnNotice = func(msg string) { notice("%s", msg) }
+	defer startTimeline(o, notice)() // timeline.go: --timeline, drawn when the crawl is over
 
 	c, err := crawler.New(l, o.cfg)
 	if err != nil {

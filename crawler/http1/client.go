@@ -99,6 +99,7 @@ type Client struct {
 	pools   map[poolKey]*hostPool
 	dns     *dnsCache
 	readBuf []byte // shared: every read is consumed by its parser at once
+	conns   uint64 // connections ever opened: the last one's number
 	plain   []byte // shared: decrypted bytes, likewise (tls.go)
 	tlsBase *tls.Config
 	closed  bool
@@ -149,6 +150,9 @@ type Request struct {
 	// TruncateBody keeps the first MaxBodyBytes of a longer body and marks
 	// the Response Truncated, instead of failing with ErrBodyTooLarge.
 	TruncateBody bool
+	// Trace, if set, is filled in when the request ends, however it ends:
+	// which connection carried it and when each phase ended (timelines).
+	Trace *Trace
 	// WantBody, if set, is asked once the head of the response has
 	// arrived. If it says no, the Reply comes at once, with BodySkipped
 	// set and no Body; the connection reads and drops the rest if it is
@@ -161,6 +165,16 @@ type Request struct {
 // are zero on a reused connection.
 type Timings struct {
 	DNS, Connect, TLS, Written, FirstByte, Done time.Duration
+}
+
+// Trace says where one request went and when, for a timeline: the
+// connection that carried it last, or was being dialled for it (numbered
+// from 1 per client in the order they were opened; 0 if it never got
+// that far), and its phases.
+type Trace struct {
+	Conn    uint64
+	Start   time.Duration // loop time when Do was called
+	Timings Timings       // from Start; phases it never reached stay zero
 }
 
 // Reply is a Response together with what the client learnt getting it.

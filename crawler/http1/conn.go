@@ -17,6 +17,7 @@ import (
 // the state (handshake, write, read or idle timeout; the dialer has its
 // own). Its I/O is in connio.go, its TLS in tls.go.
 type conn struct {
+	id       uint64 // the client's count of connections when this one opened
 	pool     *hostPool
 	loop     *loop.Loop
 	fd       int     // -1 until connected
@@ -39,14 +40,15 @@ type conn struct {
 }
 
 func newConn(p *hostPool) *conn {
-	c := &conn{pool: p, loop: p.client.loop, fd: -1, parser: NewParser("GET", p.client.opts.Limits)}
+	p.client.conns++
+	c := &conn{id: p.client.conns, pool: p, loop: p.client.loop, fd: -1, parser: NewParser("GET", p.client.opts.Limits)}
 	p.conns[c] = struct{}{}
 	return c
 }
 
 // dial resolves the host and connects (dial.go), then sends ex's request.
 func (c *conn) dial(ex *exchange) {
-	c.ex, ex.conn = ex, c
+	c.ex, ex.conn, ex.connID = ex, c, c.id
 	lookup := c.pool.client.dns.resolve(c.pool.hostname)
 	lookup.OnDone(func() {
 		if c.closed {
@@ -81,7 +83,7 @@ func (c *conn) connected(fd int) {
 
 // send starts ex's request on this (connected) connection.
 func (c *conn) send(ex *exchange) {
-	c.ex, ex.conn = ex, c
+	c.ex, ex.conn, ex.connID = ex, c, c.id
 	c.parser.Reset(ex.method)
 	if ex.maxBody > 0 || ex.truncate {
 		c.parser.LimitBody(ex.maxBody, ex.truncate)

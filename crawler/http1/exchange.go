@@ -21,6 +21,9 @@ type exchange struct {
 	timings Timings
 	pool    *hostPool
 	conn    *conn       // while running on a connection
+	connID  uint64      // the last connection it ran on, for its Trace
+	trace   *Trace      // Request.Trace
+	traced  bool        // trace filled in
 	total   *loop.Timer // the total deadline
 	waiting *loop.Timer // the pool timeout, while queued
 	retried bool
@@ -34,7 +37,7 @@ type exchange struct {
 func newExchange(c *Client, req Request, result *future.Future[*Reply]) *exchange {
 	l := c.loop
 	ex := &exchange{client: c, method: req.Method, url: req.URL, result: result, start: l.Time(),
-		maxBody: req.MaxBodyBytes, truncate: req.TruncateBody, wantBody: req.WantBody}
+		maxBody: req.MaxBodyBytes, truncate: req.TruncateBody, wantBody: req.WantBody, trace: req.Trace}
 	if ex.method == "" {
 		ex.method = "GET"
 	}
@@ -54,6 +57,7 @@ func newExchange(c *Client, req Request, result *future.Future[*Reply]) *exchang
 		ex.head, err = AppendRequest(make([]byte, 0, 256+len(ex.target.RequestURI)), ex.method, ex.target, fields)
 	}
 	if err != nil {
+		ex.fillTrace()
 		ex.result.SetError(err)
 		return ex
 	}
@@ -65,6 +69,7 @@ func newExchange(c *Client, req Request, result *future.Future[*Reply]) *exchang
 	// (half a request written, or half a response read): it is closed.
 	ex.result.OnDone(func() {
 		ex.stopTimers() // a caller's Cancel bypasses fail and succeed
+		ex.fillTrace()
 		if ex.conn != nil && ex.conn.ex == ex {
 			ex.conn.close()
 		}
@@ -114,6 +119,7 @@ func (ex *exchange) fail(err error) {
 	if ex.retried {
 		err = fmt.Errorf("%w (%w)", err, ErrRetried)
 	}
+	ex.fillTrace()
 	ex.result.SetError(err)
 }
 
@@ -127,6 +133,7 @@ func (ex *exchange) succeed(resp *Response, reused bool) {
 	if ex.skipped {
 		resp.Body = nil
 	}
+	ex.fillTrace()
 	ex.result.SetResult(&Reply{
 		BodySkipped: ex.skipped,
 		Response:    resp,
@@ -135,6 +142,19 @@ func (ex *exchange) succeed(resp *Response, reused bool) {
 		Reused:      reused,
 		Retried:     ex.retried,
 	})
+}
+
+// fillTrace tells the caller's Trace how the exchange went; the first
+// ending counts (succeed or fail; a caller's Cancel only in OnDone).
+func (ex *exchange) fillTrace() {
+	if ex.trace == nil || ex.traced {
+		return
+	}
+	ex.traced = true
+	if ex.timings.Done == 0 {
+		ex.timings.Done = ex.since()
+	}
+	*ex.trace = Trace{Conn: ex.connID, Start: ex.start, Timings: ex.timings}
 }
 
 func (ex *exchange) stopTimers() {

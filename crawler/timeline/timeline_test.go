@@ -1,0 +1,159 @@
+package timeline_test
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"loopkit/crawler/http1"
+	"loopkit/crawler/timeline"
+)
+
+const ms = time.Millisecond
+
+func TestPhasesFromATrace(t *testing.T) {
+	fresh := http1.Trace{Start: 100 * ms, Timings: http1.Timings{DNS: 1 * ms, Connect: 2 * ms, Written: 3 * ms, FirstByte: 10 * ms, Done: 12 * ms}}
+	reused := http1.Trace{Start: 200 * ms, Timings: http1.Timings{Written: 1 * ms, FirstByte: 5 * ms, Done: 6 * ms}}
+	refused := http1.Trace{Start: 300 * ms, Timings: http1.Timings{DNS: 1 * ms, Done: 2 * ms}}
+	stalledTLS := http1.Trace{Start: 400 * ms, Timings: http1.Timings{DNS: 1 * ms, Connect: 2 * ms, Done: 9 * ms}}
+	for _, tc := range []struct {
+		name    string
+		trace   http1.Trace
+		withTLS bool
+		want    string
+	}{
+		{"fresh", fresh, false, "dns@101 connect@102 write@103 wait@110 read@112"},
+		{"reused", reused, false, "write@201 wait@205 read@206"},
+		{"refused", refused, false, "dns@301 connect@302"},
+		{"stalled in the handshake", stalledTLS, true, "dns@401 connect@402 tls@409"},
+	} {
+		var got []string
+		for _, p := range timeline.Phases(tc.trace, tc.withTLS) {
+			got = append(got, fmt.Sprintf("%s@%d", p.Name, p.End/ms))
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("%s: %v, want %s", tc.name, got, tc.want)
+		}
+	}
+}
+
+// svgNode is enough of an SVG element to check the picture's structure.
+type svgNode struct {
+	XMLName xml.Name
+	Attrs   []xml.Attr `xml:",any,attr"`
+	Nodes   []svgNode  `xml:",any"`
+}
+
+func (n svgNode) attr(name string) string {
+	for _, a := range n.Attrs {
+		if a.Name.Local == name {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+// find returns the descendants whose class starts with class.
+func (n svgNode) find(class string) []svgNode {
+	var out []svgNode
+	for _, c := range n.Nodes {
+		if strings.HasPrefix(c.attr("class"), class) {
+			out = append(out, c)
+		}
+		out = append(out, c.find(class)...)
+	}
+	return out
+}
+
+// The picture has a lane per connection in the order they were first used,
+// a bar per request inside its lane with a rect per phase, the kinds of
+// bar marked, the host wait drawn where a request waited on a free
+// connection, and a legend.
+func TestSVGStructure(t *testing.T) {
+	phases := func(start time.Duration, ends ...time.Duration) []timeline.Phase {
+		var out []timeline.Phase
+		for i, e := range ends {
+			out = append(out, timeline.Phase{Name: timeline.PhaseNames[3+i%3], End: start + e})
+		}
+		return out
+	}
+	bars := []timeline.Bar{
+		{Lane: 2, Label: "/b", Queued: 5 * ms, Start: 5 * ms, Phases: phases(5*ms, 1*ms, 4*ms, 5*ms)},
+		{Lane: 1, Label: "/robots.txt", Robots: true, Start: 0, Phases: phases(0, 1*ms, 2*ms, 3*ms)},
+		{Lane: 1, Label: "/a", Queued: 0, Start: 20 * ms, Phases: phases(20*ms, 1*ms, 9*ms, 10*ms)}, // waited from 3 ms
+		{Lane: 1, Label: "/a", Retry: true, Failed: true, Queued: 40 * ms, Start: 40 * ms, Phases: phases(40*ms, 1*ms)},
+	}
+	var out bytes.Buffer
+	if err := timeline.WriteSVG(&out, "test", bars); err != nil {
+		t.Fatal(err)
+	}
+	var root svgNode
+	if err := xml.Unmarshal(out.Bytes(), &root); err != nil {
+		t.Fatalf("not XML: %v\n%s", err, out.String())
+	}
+	lanes := root.find("lane")
+	if len(lanes) != 2 || lanes[0].attr("data-conn") != "1" || lanes[1].attr("data-conn") != "2" {
+		t.Fatalf("lanes %v, want conn 1 (first used) then conn 2", lanes)
+	}
+	if n := len(lanes[0].find("bar")); n != 3 {
+		t.Fatalf("%d bars in lane 1, want 3", n)
+	}
+	var kinds []string
+	for _, bar := range root.find("bar") {
+		kinds = append(kinds, bar.attr("data-kind")+"/"+bar.attr("data-failed"))
+	}
+	if strings.Join(kinds, " ") != "robots/false page/false retry/true page/false" {
+		t.Fatalf("bar kinds %v", kinds)
+	}
+	if n := len(root.find("phase")); n != 10 {
+		t.Fatalf("%d phase rects, want 3+3+1+3", n)
+	}
+	waits := root.find("hostwait")
+	if len(waits) != 1 {
+		t.Fatalf("%d host waits drawn, want 1 (the /a that waited on a free connection)", len(waits))
+	}
+	// It starts where the connection became free, at the robots.txt
+	// bar's end, not when /a was queued (then the connection was busy).
+	robots := root.find("bar")[0].find("phase")
+	last := robots[len(robots)-1]
+	x, _ := strconv.ParseFloat(last.attr("x"), 64)
+	w, _ := strconv.ParseFloat(last.attr("width"), 64)
+	if x1, _ := strconv.ParseFloat(waits[0].attr("x1"), 64); x1 < x+w-0.2 {
+		t.Fatalf("the host wait starts at x=%.1f, inside the robots.txt bar that ends at %.1f", x1, x+w)
+	}
+	if len(root.find("legend")) != 1 || len(root.find("axis")) != 1 || len(root.find("failed")) != 1 {
+		t.Fatal("no legend, axis or failure mark")
+	}
+}
+
+// Two thousand requests on a hundred connections still make a picture of
+// bounded size: lanes shrink, labels go.
+func TestSVGScalesToThousands(t *testing.T) {
+	var bars []timeline.Bar
+	for i := range 2000 {
+		start := time.Duration(i) * ms
+		bars = append(bars, timeline.Bar{Lane: uint64(i%100 + 1), Label: "/x", Start: start,
+			Phases: []timeline.Phase{{Name: "wait", End: start + 40*ms}, {Name: "read", End: start + 50*ms}}})
+	}
+	var out bytes.Buffer
+	if err := timeline.WriteSVG(&out, "many", bars); err != nil {
+		t.Fatal(err)
+	}
+	var root svgNode
+	if err := xml.Unmarshal(out.Bytes(), &root); err != nil {
+		t.Fatal(err)
+	}
+	if len(root.find("lane")) != 100 || len(root.find("bar")) != 2000 {
+		t.Fatalf("%d lanes, %d bars", len(root.find("lane")), len(root.find("bar")))
+	}
+	if h, _ := strconv.ParseFloat(root.attr("height"), 64); h > 1100 {
+		t.Fatalf("height %v: the lanes did not shrink", h)
+	}
+	if strings.Contains(out.String(), ">/x</text>") {
+		t.Fatal("labels drawn in 9-pixel lanes")
+	}
+}
