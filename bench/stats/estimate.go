@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -121,4 +122,43 @@ func finite(xs []float64) []float64 {
 		}
 	}
 	return out
+}
+
+// MarshalJSON writes what was not measured (NaN) as null, which JSON has
+// and encoding/json would otherwise refuse to write.
+func (e Estimate) MarshalJSON() ([]byte, error) {
+	return json.Marshal(estimateJSON{JSONNumber(e.Value), JSONNumber(e.Lo), JSONNumber(e.Hi), e.N})
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote, null as NaN.
+func (e *Estimate) UnmarshalJSON(data []byte) error {
+	var w estimateJSON
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	*e = Estimate{Value: FromJSON(w.Value), Lo: FromJSON(w.Lo), Hi: FromJSON(w.Hi), N: w.N}
+	return nil
+}
+
+type estimateJSON struct {
+	Value *float64 `json:"value"`
+	Lo    *float64 `json:"lo"`
+	Hi    *float64 `json:"hi"`
+	N     int      `json:"n"`
+}
+
+// JSONNumber is x for JSON: nil (null) when it is not a finite number.
+func JSONNumber(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return &x
+}
+
+// FromJSON reads a JSONNumber back: null is NaN.
+func FromJSON(p *float64) float64 {
+	if p == nil {
+		return math.NaN()
+	}
+	return *p
 }

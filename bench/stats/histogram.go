@@ -24,8 +24,8 @@ type Histogram struct {
 
 const (
 	subBits    = 8
-	half       = 1 << (subBits - 1)  // sub-buckets per power of two
-	maxShift   = 36                  // the top octave: up to 2^44 ns, about 4.9 hours
+	half       = 1 << (subBits - 1) // sub-buckets per power of two
+	maxShift   = 36                 // the top octave: up to 2^44 ns, about 4.9 hours
 	numBuckets = 2*half + maxShift*half
 	maxValue   = int64(1)<<(subBits+maxShift) - 1
 )
