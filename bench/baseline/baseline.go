@@ -29,6 +29,7 @@
 package baseline
 
 import (
+	"context"
 	"io"
 	"net"
 	"net/http"
@@ -41,7 +42,7 @@ import (
 
 // WorkerPool runs job on job.Limit() goroutines sharing one client.
 func WorkerPool(job workload.Job, m *workload.Meter) error {
-	return run(job, func(get gostyle.Get) error {
+	return run(job, m, func(get gostyle.Get) error {
 		return gostyle.Workers(job, m, func() (gostyle.Get, func()) { return get, func() {} })
 	})
 }
@@ -49,24 +50,27 @@ func WorkerPool(job workload.Job, m *workload.Meter) error {
 // ChannelSemaphore runs job with a goroutine per request, each gated by a
 // buffered channel of job.Limit() slots.
 func ChannelSemaphore(job workload.Job, m *workload.Meter) error {
-	return run(job, func(get gostyle.Get) error { return gostyle.PerRequest(job, m, get, true) })
+	return run(job, m, func(get gostyle.Get) error { return gostyle.PerRequest(job, m, get, true) })
 }
 
 // GoroutinePerRequest runs job with a goroutine per request; the
 // connection pool is the only gate.
 func GoroutinePerRequest(job workload.Job, m *workload.Meter) error {
-	return run(job, func(get gostyle.Get) error { return gostyle.PerRequest(job, m, get, false) })
+	return run(job, m, func(get gostyle.Get) error { return gostyle.PerRequest(job, m, get, false) })
 }
 
 // run checks job and runs schedule with the Get of a client made for it,
-// whose connections it closes after.
-func run(job workload.Job, schedule func(gostyle.Get) error) error {
+// whose connections it closes after. Requests carry the meter's context,
+// which only an open-loop job's expiry ever cancels: a closed loop makes
+// exactly the requests http.Client.Get would.
+func run(job workload.Job, m *workload.Meter, schedule func(gostyle.Get) error) error {
 	if err := job.Check(); err != nil {
 		return err
 	}
 	c := newClient(job)
 	defer c.CloseIdleConnections()
-	return schedule(func(url string) (frontier.Response, error) { return get(c, url) })
+	ctx := m.Context()
+	return schedule(func(url string) (frontier.Response, error) { return get(ctx, c, url) })
 }
 
 // newClient returns a client for job, with the same timeouts as
@@ -88,8 +92,12 @@ func newClient(job workload.Job) *http.Client {
 
 // get fetches url, body and all: read to the end, so that the connection
 // goes back to the pool.
-func get(c *http.Client, url string) (frontier.Response, error) {
-	resp, err := c.Get(url)
+func get(ctx context.Context, c *http.Client, url string) (frontier.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return frontier.Response{}, err
+	}
+	resp, err := c.Do(req)
 	if err != nil {
 		return frontier.Response{}, err
 	}

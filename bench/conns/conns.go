@@ -59,7 +59,7 @@ func perRequest(job workload.Job, m *workload.Meter, semaphore bool) error {
 	if err != nil {
 		return err
 	}
-	p := newPool(host, job.Limit())
+	p := newPool(host, job.Limit(), m.Expiry())
 	defer p.close()
 	return gostyle.PerRequest(job, m, p.get, semaphore)
 }
@@ -68,23 +68,30 @@ func perRequest(job workload.Job, m *workload.Meter, semaphore bool) error {
 // at most limit exist, and a goroutine that finds none idle and the limit
 // reached waits for one, as it would in net/http's Transport.
 type pool struct {
-	host  string
-	idle  chan *conn    // returned connections, newest last
-	slots chan struct{} // one per connection made
+	host   string
+	idle   chan *conn    // returned connections, newest last
+	slots  chan struct{} // one per connection made
+	expiry <-chan struct{}
 }
 
-func newPool(host string, limit int) *pool {
-	return &pool{host: host, idle: make(chan *conn, limit), slots: make(chan struct{}, limit)}
+// newPool returns a pool of at most limit connections to host. A wait for
+// a connection ends when expiry closes (an open-loop job that fell too far
+// behind; nil for others), as net/http's does when its context is done.
+func newPool(host string, limit int, expiry <-chan struct{}) *pool {
+	return &pool{host: host, idle: make(chan *conn, limit), slots: make(chan struct{}, limit), expiry: expiry}
 }
 
 func (p *pool) get(url string) (frontier.Response, error) {
 	c := p.take()
+	if c == nil {
+		return frontier.Response{}, workload.ErrGaveUp
+	}
 	defer func() { p.idle <- c }() // a broken one redials on its next use
 	return c.get(url)
 }
 
 // take returns an idle connection, or makes one if the limit allows, or
-// waits for one to be returned.
+// waits for one to be returned; nil if the wait expired.
 func (p *pool) take() *conn {
 	select {
 	case c := <-p.idle:
@@ -96,6 +103,8 @@ func (p *pool) take() *conn {
 		return c
 	case p.slots <- struct{}{}:
 		return newConn(p.host)
+	case <-p.expiry:
+		return nil
 	}
 }
 

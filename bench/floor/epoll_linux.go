@@ -101,6 +101,16 @@ func (c *epollClient) run(job workload.Job) error {
 				timeout = max(timeout, 0)
 			}
 		}
+		if !pacing && len(c.queue) > 0 {
+			if c.m.Expired() { // the client fell hopelessly behind
+				for _, at := range c.queue {
+					c.m.GiveUp(at)
+				}
+				c.queue = nil
+			} else {
+				timeout = 50 // look at the clock again soon
+			}
+		}
 		if !pacing && c.active == 0 && len(c.queue) == 0 {
 			return nil
 		}

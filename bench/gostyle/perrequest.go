@@ -22,7 +22,8 @@ import (
 //     in five seconds", and an unbounded spawner would measure only how
 //     fast memory fills;
 //   - open loop: one per request as it falls due, as a server-side
-//     fan-out would start them.
+//     fan-out would start them; one still waiting for its turn when the
+//     job expires is given up (see workload.Grace).
 func PerRequest(job workload.Job, m *workload.Meter, get Get, semaphore bool) error {
 	var sem chan struct{}
 	if semaphore {
@@ -37,16 +38,29 @@ func PerRequest(job workload.Job, m *workload.Meter, get Get, semaphore bool) er
 		if release != nil {
 			defer release()
 		}
+		if !paced {
+			if sem != nil {
+				sem <- struct{}{}
+				defer func() { <-sem }()
+			}
+			m.Count(fetch(get, job.URL))
+			return
+		}
 		if sem != nil {
-			sem <- struct{}{}
-			defer func() { <-sem }()
+			select {
+			case sem <- struct{}{}:
+				defer func() { <-sem }()
+			case <-m.Expiry(): // the client fell hopelessly behind
+				m.GiveUp(at)
+				return
+			}
 		}
 		status, err := fetch(get, job.URL)
-		if paced {
-			m.CountAt(at, status, err)
-		} else {
-			m.Count(status, err)
+		if err != nil && m.Expired() {
+			m.GiveUp(at) // abandoned in the pool's queue at expiry
+			return
 		}
+		m.CountAt(at, status, err)
 	}
 	switch {
 	case job.Paced():

@@ -14,7 +14,8 @@ import (
 // start? then make it. Open loop, a dispatcher (workload's Pace) puts each
 // request's due time on a channel as it falls due, and the workers take
 // them: a request that finds every worker busy waits in the channel, its
-// latency running from when it was due.
+// latency running from when it was due. One still waiting when the job
+// expires is given up (see workload.Grace).
 func Workers(job workload.Job, m *workload.Meter, newWorker NewWorker) error {
 	if job.Kind == workload.Crawl {
 		return crawlWorkers(job, m, newWorker)
@@ -40,6 +41,10 @@ func Workers(job workload.Job, m *workload.Meter, newWorker NewWorker) error {
 				return
 			}
 			for at := range due {
+				if m.Expired() { // the client fell hopelessly behind
+					m.GiveUp(at)
+					continue
+				}
 				status, err := fetch(get, job.URL)
 				m.CountAt(at, status, err)
 			}

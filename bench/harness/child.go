@@ -106,6 +106,7 @@ func measure(v Variant, o variantOrder) (report.Sample, error) {
 		mem = startMemoryProbe() // before the job: its baseline is the empty client
 	}
 	m := workload.NewMeter(job)
+	defer m.Close()
 	sampler := proc.StartSampler(100 * time.Millisecond)
 	win := startWindow(m, job, o.SitePID)
 	stopProbe := make(chan struct{})

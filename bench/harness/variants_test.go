@@ -149,3 +149,27 @@ func TestLookupNamesTheKnownVariants(t *testing.T) {
 		t.Fatal("an unknown variant was found")
 	}
 }
+
+// A client that falls hopelessly behind an open-loop job gives up what it
+// has not sent by the end of the grace period: every arrival is still
+// accounted for, answered or given up, and the run ends. Here the site
+// holds every request 120 ms on one connection, so that of 20 arrivals in
+// 50 ms none but the first can even be sent before the grace is over.
+func TestEveryVariantGivesUpWhatItCannotSendInTime(t *testing.T) {
+	s := inProcessSite(t, 10)
+	for _, v := range runnable() {
+		t.Run(v.Name, func(t *testing.T) {
+			job := workload.Job{Kind: workload.Fetch, URL: s.URL() + "delay?ms=120", Rate: 400,
+				Duration: 50 * time.Millisecond, Grace: 20 * time.Millisecond, C: 1}
+			m := workload.NewMeter(job)
+			defer m.Close()
+			if err := v.Run(job, m); err != nil {
+				t.Fatal(err)
+			}
+			ok, failed := m.Counts()
+			if ok+failed != 20 || failed == 0 || m.Latency.Count() != 20 {
+				t.Fatalf("%d ok, %d given up, %d latencies; want 20 arrivals, some given up", ok, failed, m.Latency.Count())
+			}
+		})
+	}
+}

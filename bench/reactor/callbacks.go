@@ -60,24 +60,36 @@ func fetchCallbacks(l *loop.Loop, client *http1.Client, job workload.Job, m *wor
 }
 
 // pacedCallbacks sends each request when it falls due, from a loop timer;
-// requests beyond the connection cap wait in the client's pool.
+// requests beyond the connection cap wait in the client's pool. Those
+// still waiting when the job expires are cancelled and given up.
 func pacedCallbacks(l *loop.Loop, client *http1.Client, job workload.Job, m *workload.Meter) {
-	inFlight, pacing := 0, true
+	pacing := true
+	pending := make(map[*future.Future[*http1.Reply]]bool)
 	send := func(at time.Duration) {
-		inFlight++
-		client.Do(http1.Request{URL: job.URL}).AddDoneCallback(func(f *future.Future[*http1.Reply]) {
-			inFlight--
+		f := client.Do(http1.Request{URL: job.URL})
+		pending[f] = true
+		f.AddDoneCallback(func(f *future.Future[*http1.Reply]) {
+			delete(pending, f)
 			reply, err := f.Result()
-			m.CountAt(at, status(reply), err)
-			if !pacing && inFlight == 0 {
+			if f.Cancelled() {
+				m.GiveUp(at)
+			} else {
+				m.CountAt(at, status(reply), err)
+			}
+			if !pacing && len(pending) == 0 {
 				l.Stop()
 			}
 		})
 	}
 	pace(l, m, send, func() {
 		pacing = false
-		if inFlight == 0 {
+		if len(pending) == 0 {
 			l.Stop()
+		}
+	})
+	expire(l, m, func() {
+		for f := range pending {
+			f.Cancel()
 		}
 	})
 }

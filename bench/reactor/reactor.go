@@ -69,6 +69,14 @@ func probe(l *loop.Loop, job workload.Job, m *workload.Meter) {
 	l.CallLater(workload.ProbePeriod, fire)
 }
 
+// expire calls giveUp on the loop when an open-loop job expires (see
+// workload.Grace): what is still queued then is abandoned, not sent.
+func expire(l *loop.Loop, m *workload.Meter, giveUp func()) {
+	if deadline, ok := m.Context().Deadline(); ok {
+		l.CallLater(time.Until(deadline), giveUp)
+	}
+}
+
 // pace calls send on the loop for every arrival of an open-loop job, each
 // when it falls due, from a loop timer; then done, once all are sent.
 func pace(l *loop.Loop, m *workload.Meter, send func(at time.Duration), done func()) {

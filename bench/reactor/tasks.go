@@ -61,24 +61,38 @@ func fetchTasks(y task.Yield, l *loop.Loop, client *http1.Client, job workload.J
 }
 
 // pacedTasks spawns a task per request as it falls due; the client's pool
-// is the only bound, as for a goroutine per request.
+// is the only bound, as for a goroutine per request. The tasks still
+// waiting when the job expires are cancelled and their requests given up.
 func pacedTasks(l *loop.Loop, client *http1.Client, job workload.Job, m *workload.Meter) {
-	alive, pacing := 0, true
+	pacing := true
+	alive := make(map[*task.Task[int]]bool)
 	send := func(at time.Duration) {
-		alive++
-		task.Spawn(l, func(y task.Yield) (int, error) {
+		t := task.Spawn(l, func(y task.Yield) (int, error) {
 			reply, err := client.Get(y, job.URL)
-			m.CountAt(at, status(reply), err)
-			if alive--; !pacing && alive == 0 {
-				l.Stop()
+			if err != nil && m.Expired() {
+				m.GiveUp(at)
+			} else {
+				m.CountAt(at, status(reply), err)
 			}
 			return 0, nil
+		})
+		alive[t] = true
+		t.OnDone(func() {
+			delete(alive, t)
+			if !pacing && len(alive) == 0 {
+				l.Stop()
+			}
 		})
 	}
 	pace(l, m, send, func() {
 		pacing = false
-		if alive == 0 {
+		if len(alive) == 0 {
 			l.Stop()
+		}
+	})
+	expire(l, m, func() {
+		for t := range alive {
+			t.Cancel()
 		}
 	})
 }

@@ -1,6 +1,8 @@
 package workload
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"sync/atomic"
 	"time"
@@ -27,12 +29,56 @@ type Meter struct {
 	// inside the measured window, from when it was due to its answer.
 	Latency stats.Histogram
 
-	urls []string
+	ctx    context.Context // cancelled when a paced job expires
+	cancel context.CancelFunc
+	urls   []string
 }
+
+// Grace is how far past its end a paced job may run, unless the job says
+// otherwise, before the requests still waiting to be sent are given up. A client that falls that far
+// behind a rate it was meant to keep up with has collapsed; waiting for it
+// to work through its backlog would measure nothing more, and could take
+// an hour.
+const Grace = 2 * time.Second
+
+// ErrGaveUp is the failure of a paced request given up unsent.
+var ErrGaveUp = errors.New("not sent: the client fell more than the grace period behind the arrivals")
 
 // NewMeter starts the job's clock.
 func NewMeter(job Job) *Meter {
-	return &Meter{job: job, start: time.Now(), end: job.Warmup + job.Duration}
+	m := &Meter{job: job, start: time.Now(), end: job.Warmup + job.Duration, ctx: context.Background()}
+	if job.Paced() {
+		grace := job.Grace
+		if grace <= 0 {
+			grace = Grace
+		}
+		m.ctx, m.cancel = context.WithDeadline(context.Background(), m.start.Add(m.end+grace))
+	}
+	return m
+}
+
+// Context is done when a paced job expires, never for other jobs: a
+// client that can wait on a context (net/http) is given it, so that a
+// request queued past the end is abandoned instead of sent.
+func (m *Meter) Context() context.Context { return m.ctx }
+
+// Expired reports that a paced job is over, grace included: a request
+// that is due but not yet sent must be given up (GiveUp), not sent.
+func (m *Meter) Expired() bool { return m.ctx.Err() != nil }
+
+// Expiry is closed when a paced job expires; nil (never ready) for other
+// jobs.
+func (m *Meter) Expiry() <-chan struct{} { return m.ctx.Done() }
+
+// GiveUp counts a request due at intended that was never sent: a failure,
+// whose latency is at least the time it waited, and is recorded as that.
+func (m *Meter) GiveUp(intended time.Duration) { m.CountAt(intended, 0, ErrGaveUp) }
+
+// Close releases the expiry timer of a paced job.
+func (m *Meter) Close() {
+	if m.cancel != nil {
+		m.cancel()
+	}
 }
 
 // Now is the time since the meter started, on the monotonic clock: the

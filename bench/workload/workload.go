@@ -52,6 +52,8 @@ type Job struct {
 	// Rate, if positive, makes the job open loop: requests per second,
 	// due at even intervals.
 	Rate float64 `json:"rate,omitempty"`
+	// Grace bounds how far past its end an open-loop job runs [Grace].
+	Grace time.Duration `json:"grace,omitempty"`
 	// Poller picks the reactor's poller ("epoll", "poll"; "" for the
 	// best). Variants on Go's runtime ignore it.
 	Poller string `json:"poller,omitempty"`

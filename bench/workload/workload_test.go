@@ -136,3 +136,23 @@ func TestLateKeepsTheWorst(t *testing.T) {
 		t.Fatalf("stall %v", m.Stall())
 	}
 }
+
+// A paced job expires a grace period after its end, and a request given
+// up then is a failure whose wait still counts as its latency; other jobs
+// never expire.
+func TestAPacedJobExpiresAfterItsGrace(t *testing.T) {
+	m := NewMeter(Job{Kind: Fetch, Rate: 10, Duration: time.Millisecond, Grace: 5 * time.Millisecond, C: 1})
+	defer m.Close()
+	<-m.Expiry()
+	if !m.Expired() || m.Context().Err() == nil {
+		t.Fatal("the expiry channel closed but the meter does not say so")
+	}
+	m.GiveUp(0)
+	if _, failed := m.Counts(); failed != 1 || m.FirstError() != ErrGaveUp.Error() || m.Latency.Count() != 1 {
+		t.Errorf("%d failed (%q), %d latencies", failed, m.FirstError(), m.Latency.Count())
+	}
+	closed := NewMeter(Job{Kind: Fetch, Duration: time.Millisecond})
+	if closed.Expiry() != nil || closed.Expired() {
+		t.Error("a closed-loop job expires")
+	}
+}
