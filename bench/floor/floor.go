@@ -70,7 +70,10 @@ func frame(b []byte) (status, length int, ok bool, err error) {
 	if err != nil {
 		return 0, 0, false, fmt.Errorf("floor: bad status line %q", head)
 	}
-	for _, line := range bytes.Split(head, []byte("\r\n"))[1:] {
+	rest := head
+	for len(rest) > 0 {
+		var line []byte
+		line, rest, _ = bytes.Cut(rest, []byte("\r\n"))
 		name, value, found := bytes.Cut(line, []byte(":"))
 		if found && bytes.EqualFold(bytes.TrimSpace(name), []byte("Content-Length")) {
 			n, err := strconv.Atoi(string(bytes.TrimSpace(value)))
