@@ -31,6 +31,12 @@ const (
 type variantOrder struct {
 	Variant string       `json:"variant"`
 	Job     workload.Job `json:"job"`
+	// SitePID is the site's process, whose CPU the child reads at the
+	// ends of its window.
+	SitePID int `json:"site_pid"`
+	// Memory asks the child to measure its Go memory before the job and
+	// again when the harness signals the plateau (S3).
+	Memory bool `json:"memory,omitempty"`
 	// CPUProfile, if set, is where to write a pprof CPU profile of the job.
 	CPUProfile string `json:"cpu_profile,omitempty"`
 }
@@ -83,7 +89,7 @@ func runVariantChild(stdout io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	s, err := measure(v, o.Job)
+	s, err := measure(v, o)
 	if err != nil {
 		return err
 	}
@@ -91,34 +97,57 @@ func runVariantChild(stdout io.Writer) error {
 }
 
 // measure runs one job of v and reports what it cost this process.
-func measure(v Variant, job workload.Job) (report.Sample, error) {
+func measure(v Variant, o variantOrder) (report.Sample, error) {
+	job := o.Job
 	// A refused raise leaves the limit as it was, which the sample shows.
 	limit, _ := proc.RaiseFDLimit()
+	var mem *memoryProbe
+	if o.Memory {
+		mem = startMemoryProbe() // before the job: its baseline is the empty client
+	}
+	m := workload.NewMeter(job)
+	defer m.Close()
 	sampler := proc.StartSampler(100 * time.Millisecond)
-	before, start := proc.Now(), time.Now()
-	tally, err := v.Run(job)
-	wall, after := time.Since(start), proc.Now()
+	win := startWindow(m, job, o.SitePID)
+	stopProbe := make(chan struct{})
+	if job.Probe && !v.Loop {
+		go m.ProbeGoroutine(stopProbe)
+	}
+	err := v.Run(job, m)
+	wall := m.Now()
+	close(stopProbe)
+	window := win.finish()
 	peaks := sampler.Stop()
 	if err != nil {
 		return report.Sample{}, err
 	}
-	slices.Sort(tally.URLs)
-	return report.Sample{
+	ok, failed := m.Counts()
+	urls := slices.Clone(m.URLs())
+	slices.Sort(urls)
+	s := report.Sample{
 		Variant:        v.Name,
-		OK:             tally.OK,
-		Failed:         tally.Failed,
-		FirstError:     tally.FirstError,
+		OK:             int(ok),
+		Failed:         int(failed),
+		FirstError:     m.FirstError(),
 		WallSeconds:    wall.Seconds(),
-		UserSeconds:    (after.User - before.User).Seconds(),
-		SysSeconds:     (after.System - before.System).Seconds(),
-		PeakRSSBytes:   after.PeakRSS,
+		Window:         window,
+		PeakRSSBytes:   proc.Now().PeakRSS,
 		PeakGoroutines: peaks.Goroutines,
 		PeakThreads:    peaks.Threads,
+		CPUs:           proc.CPUList(),
 		FDSoft:         limit.Soft,
 		FDHard:         limit.Hard,
 		FDRaised:       limit.Raised,
-		URLs:           tally.URLs,
-	}, nil
+		StallNS:        int64(m.Stall()),
+		URLs:           urls,
+	}
+	if job.Paced() {
+		s.Latency = &m.Latency
+	}
+	if mem != nil {
+		s.Memory = mem.stop()
+	}
+	return s, nil
 }
 
 // serveSiteChild serves the site until stdin closes: the parent holds the

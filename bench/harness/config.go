@@ -3,35 +3,52 @@ package harness
 import (
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Config is one invocation of the benchmark.
 type Config struct {
-	Scenarios []string // "S1".."S5"; empty means all
-	Variants  []string // variant names; empty means all
-	Runs      int      // runs of every variant in every case [3]
-	// GOMAXPROCS of every client process [2], and of the site process
-	// [the number of CPUs]. Clients and site share the machine.
+	Scenarios []string // "S1".."S6"; empty means all
+	Variants  []string // variant names; empty means all this OS can run
+	// Rounds of S2 [10; quick: 1]; the other scenarios have their own
+	// (see sizes), because their numbers hardly vary, or take long.
+	Rounds int
+	// Warmup and Duration of every timed run [1 s and 5 s].
+	Warmup, Duration time.Duration
+	// GOMAXPROCS of every client process [the processors a client may
+	// use], and of the site process [the processors the site may use].
 	GOMAXPROCS, SiteGOMAXPROCS int
-	Quick                      bool   // small counts: a smoke run of a few seconds
-	Pages                      int    // size of the site, crawled in S4 [10 000; quick: 300]
-	Poller                     string // the reactor's poller: "epoll", "poll", "" for the best
-	SyscallTool                string // S5: "auto" (perf, else strace), "perf", "strace" or "none"
-	ProfileDir                 string // if set, every client run writes a CPU profile here
-	Self                       string // the executable to re-run as site and variant children
-	Command                    string // how the benchmark was invoked, for the report
-	Progress                   io.Writer
+	// Pin puts the site on the first processor and the clients on the
+	// others, where the OS allows it and there are two or more ["auto"];
+	// "off" lets both float over every processor.
+	Pin         string
+	Seed        uint64 // of the rounds' random order [the time]
+	Quick       bool   // small counts and short runs: a smoke run of seconds
+	Pages       int    // size of the site, crawled in S4 [10 000; quick: 300]
+	Poller      string // the reactor's poller: "epoll", "poll", "" for the best
+	SyscallTool string // S5: "auto" (perf, else strace), "perf", "strace" or "none"
+	ProfileDir  string // if set, every client run writes a CPU profile here
+	Self        string // the executable to re-run as site and variant children
+	Command     string // how the benchmark was invoked, for the report
+	Progress    io.Writer
 }
 
-// ScenarioIDs are all the scenarios, in order.
-var ScenarioIDs = []string{"S1", "S2", "S3", "S4", "S5"}
+// ScenarioIDs are all the scenarios, in the order they run: S6 comes
+// after S2, whose capacities set its arrival rates.
+var ScenarioIDs = []string{"S1", "S2", "S3", "S4", "S5", "S6"}
 
 // Check fills in defaults and rejects unknown names and impossible values.
 func (c *Config) Check() error {
 	if len(c.Scenarios) == 0 {
 		c.Scenarios = ScenarioIDs
+		if c.Quick {
+			// perf costs a third of a second a run, twenty runs: a smoke run
+			// counts system calls only when asked to (-scenarios S5).
+			c.Scenarios = slices.DeleteFunc(slices.Clone(ScenarioIDs), func(s string) bool { return s == "S5" })
+		}
 	}
 	for _, s := range c.Scenarios {
 		if !slices.Contains(ScenarioIDs, s) {
@@ -39,7 +56,11 @@ func (c *Config) Check() error {
 		}
 	}
 	if len(c.Variants) == 0 {
-		c.Variants = Names()
+		for _, name := range Names() {
+			if name != floorEpoll || runtime.GOOS == "linux" {
+				c.Variants = append(c.Variants, name)
+			}
+		}
 	}
 	for _, v := range c.Variants {
 		if _, err := Lookup(v); err != nil {
@@ -47,19 +68,31 @@ func (c *Config) Check() error {
 		}
 	}
 	switch {
-	case c.Runs < 0, c.GOMAXPROCS < 0, c.SiteGOMAXPROCS < 0, c.Pages < 0:
-		return fmt.Errorf("runs, gomaxprocs and pages must not be negative")
+	case c.Rounds < 0, c.GOMAXPROCS < 0, c.SiteGOMAXPROCS < 0, c.Pages < 0, c.Warmup < 0, c.Duration < 0:
+		return fmt.Errorf("rounds, gomaxprocs, pages and durations must not be negative")
+	case c.Pin != "" && c.Pin != "auto" && c.Pin != "off":
+		return fmt.Errorf("-pin is auto or off, not %q", c.Pin)
 	case c.Self == "":
 		return fmt.Errorf("no executable to run children with")
 	}
-	if c.Runs == 0 {
-		c.Runs = 3
+	z := sizesFor(c.Quick)
+	if c.Rounds == 0 {
+		c.Rounds = z.rounds
 	}
-	if c.GOMAXPROCS == 0 {
-		c.GOMAXPROCS = 2
+	if c.Warmup == 0 {
+		c.Warmup = z.warmup
+	}
+	if c.Duration == 0 {
+		c.Duration = z.duration
 	}
 	if c.Pages == 0 {
-		c.Pages = sizesFor(c.Quick).pages
+		c.Pages = z.pages
+	}
+	if c.Pin == "" {
+		c.Pin = "auto"
+	}
+	if c.Seed == 0 {
+		c.Seed = uint64(time.Now().UnixNano())
 	}
 	if c.SyscallTool == "" {
 		c.SyscallTool = "auto"
@@ -70,40 +103,51 @@ func (c *Config) Check() error {
 	return nil
 }
 
-// sizes are the counts of every scenario.
+// sizes are the counts, times and rounds of every scenario.
 type sizes struct {
-	pages int
+	pages            int
+	rounds           int // S2
+	warmup, duration time.Duration
 
-	s1N, s1DelayMS int
-	s1C            []int // 0 is unbounded
+	s1N, s1DelayMS, s1Rounds int
+	s1C                      []int // 0 is unbounded
 
-	s2N int
 	s2C []int
 
-	s3N, s3Base, s3DelayMS int
+	s3N, s3DelayMS, s3Rounds int
 
-	s4C int
+	s4C, s4Rounds int
 
 	s5N, s5Small, s5C int
+
+	s6C, s6Rounds int
+	s6Fractions   []float64 // of the slowest variant's capacity
 }
 
 func sizesFor(quick bool) sizes {
 	if quick {
 		return sizes{
-			pages: 300,
-			s1N:   6, s1DelayMS: 20, s1C: []int{1, 2, 0},
-			s2N: 2000, s2C: []int{16},
-			s3N: 200, s3Base: 20, s3DelayMS: 300,
-			s4C: 8,
+			pages: 300, rounds: 1, warmup: 50 * time.Millisecond, duration: 200 * time.Millisecond,
+			s1N: 6, s1DelayMS: 10, s1Rounds: 1, s1C: []int{2, 0},
+			s2C: []int{16},
+			s3N: 100, s3DelayMS: 250, s3Rounds: 1,
+			s4C: 8, s4Rounds: 1,
 			s5N: 2000, s5Small: 200, s5C: 16,
+			s6C: 16, s6Rounds: 1, s6Fractions: []float64{0.5},
 		}
 	}
 	return sizes{
-		pages: 10_000,
-		s1N:   60, s1DelayMS: 200, s1C: []int{1, 5, 10, 20, 0},
-		s2N: 100_000, s2C: []int{64, 256},
-		s3N: 10_000, s3Base: 100, s3DelayMS: 2000,
-		s4C: 64,
+		pages: 10_000, rounds: 10, warmup: time.Second, duration: 5 * time.Second,
+		// S1 checks a theory that does not vary: one round is enough.
+		s1N: 60, s1DelayMS: 200, s1Rounds: 1, s1C: []int{1, 5, 10, 20, 0},
+		s2C: []int{64, 256},
+		// 10 000 connections take seconds to open (the accept backlog
+		// overflows and SYNs are retried after 1 s and 3 s); the site holds
+		// each request 10 s, so that all are open together for a while.
+		s3N: 10_000, s3DelayMS: 10_000, s3Rounds: 3,
+		s4C: 64, s4Rounds: 5,
 		s5N: 20_000, s5Small: 2_000, s5C: 64,
+		// Percentiles pool thousands of requests per round: five rounds.
+		s6C: 64, s6Rounds: 5, s6Fractions: []float64{0.5, 0.9},
 	}
 }

@@ -9,30 +9,9 @@ import (
 	"loopkit/bench/report"
 )
 
-// metricsFunc computes the metrics of the i-th sample of a variant.
-type metricsFunc func(variant string, i int, s report.Sample) map[string]float64
-
-// rows summarizes the samples of every variant, in table order.
-func (b *bench) rows(samples map[string][]report.Sample, metrics metricsFunc) []report.Row {
-	var rows []report.Row
-	for _, v := range b.variants {
-		values := make(map[string][]float64)
-		for i, s := range samples[v] {
-			for k, x := range metrics(v, i, s) {
-				values[k] = append(values[k], x)
-			}
-		}
-		row := report.Row{Variant: v, Metrics: make(map[string]report.Summary), Samples: samples[v]}
-		for k, xs := range values {
-			row.Metrics[k] = report.Summarize(xs)
-		}
-		rows = append(rows, row)
-	}
-	return rows
-}
-
 // common are the metrics every scenario can show. A run that did not run
 // has no wall time; its measurements are NaN and left out of summaries.
+// Rates and costs are of the measured window only.
 func common(s report.Sample) map[string]float64 {
 	m := map[string]float64{
 		"ok":          float64(s.OK),
@@ -41,22 +20,33 @@ func common(s report.Sample) map[string]float64 {
 		"conns":       float64(s.ServerConns),
 	}
 	nan := math.NaN()
-	for _, k := range []string{"wall_s", "rps", "cpu_us", "site_cpu_us", "rss_mib", "goroutines", "threads"} {
+	for _, k := range []string{"wall_s", "rps", "cpu_us", "user_us", "sys_us", "vcs", "ivcs", "site_cpu_us",
+		"other_pct", "rss_mib", "goroutines", "threads"} {
 		m[k] = nan
 	}
-	if s.WallSeconds > 0 {
-		cpu := s.UserSeconds + s.SysSeconds
-		m["wall_s"] = s.WallSeconds
-		m["rps"] = float64(s.OK) / s.WallSeconds
-		if n := s.OK + s.Failed; n > 0 {
-			m["cpu_us"] = cpu / float64(n) * 1e6
-			if s.ServerCPUSeconds > 0 {
-				m["site_cpu_us"] = s.ServerCPUSeconds / float64(n) * 1e6
-			}
+	if s.WallSeconds <= 0 {
+		return m
+	}
+	w := s.Window
+	m["wall_s"] = s.WallSeconds
+	m["rss_mib"] = float64(s.PeakRSSBytes) / (1 << 20)
+	m["goroutines"] = float64(s.PeakGoroutines)
+	m["threads"] = float64(s.PeakThreads)
+	if w.Seconds > 0 {
+		m["rps"] = float64(w.OK) / w.Seconds
+	}
+	if n := float64(w.OK + w.Failed); n > 0 {
+		m["user_us"] = w.UserSeconds / n * 1e6
+		m["sys_us"] = w.SysSeconds / n * 1e6
+		m["cpu_us"] = m["user_us"] + m["sys_us"]
+		m["vcs"] = float64(w.Voluntary) / n
+		m["ivcs"] = float64(w.Involuntary) / n
+		if w.Measured {
+			m["site_cpu_us"] = w.SiteCPUSeconds / n * 1e6
 		}
-		m["rss_mib"] = float64(s.PeakRSSBytes) / (1 << 20)
-		m["goroutines"] = float64(s.PeakGoroutines)
-		m["threads"] = float64(s.PeakThreads)
+	}
+	if w.Measured && w.Seconds > 0 {
+		m["other_pct"] = w.OtherCPUSeconds / w.Seconds * 100 // of one processor
 	}
 	return m
 }
@@ -67,6 +57,12 @@ func keepColumns(sc report.Scenario) report.Scenario {
 	shown := make(map[string]bool)
 	for _, c := range sc.Columns {
 		shown[c.Metric] = true
+	}
+	for _, ch := range report.Charts { // what the charts draw stays too
+		shown[ch.Metric] = true
+		for _, p := range ch.Parts {
+			shown[p.Metric] = true
+		}
 	}
 	for i := range sc.Cases {
 		for j := range sc.Cases[i].Rows {

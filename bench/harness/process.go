@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"loopkit/bench/proc"
@@ -42,8 +43,8 @@ type siteProcess struct {
 	client *http.Client
 }
 
-// startSite starts the site child and waits for its root URL.
-func startSite(self string, pages, gomaxprocs int) (*siteProcess, error) {
+// startSite starts the site child on cpus and waits for its root URL.
+func startSite(self string, pages, gomaxprocs int, cpus []int) (*siteProcess, error) {
 	env, err := childEnv(roleSite, siteOrder{Pages: pages}, gomaxprocs)
 	if err != nil {
 		return nil, err
@@ -59,7 +60,7 @@ func startSite(self string, pages, gomaxprocs int) (*siteProcess, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	if err := proc.StartPinned(cmd, cpus); err != nil {
 		return nil, err
 	}
 	s := &siteProcess{cmd: cmd, stdin: stdin, client: &http.Client{Timeout: 10 * time.Second}}
@@ -71,6 +72,8 @@ func startSite(self string, pages, gomaxprocs int) (*siteProcess, error) {
 	s.url = strings.TrimSpace(line)
 	return s, nil
 }
+
+func (s *siteProcess) pid() int { return s.cmd.Process.Pid }
 
 // reset starts the site's counters anew, before a run.
 func (s *siteProcess) reset() error {
@@ -85,7 +88,7 @@ func (s *siteProcess) reset() error {
 	return nil
 }
 
-// stats reads the site's counters, after a run.
+// stats reads the site's counters.
 func (s *siteProcess) stats() (site.Stats, error) {
 	var st site.Stats
 	resp, err := s.client.Get(s.url + "stats")
@@ -95,11 +98,6 @@ func (s *siteProcess) stats() (site.Stats, error) {
 	defer resp.Body.Close()
 	err = json.NewDecoder(resp.Body).Decode(&st)
 	return st, err
-}
-
-// cpu is the CPU time the site process has used so far, if readable.
-func (s *siteProcess) cpu() (time.Duration, bool) {
-	return proc.CPUOf(s.cmd.Process.Pid)
 }
 
 // close stops the site: closing its stdin tells it to shut down.
@@ -116,26 +114,42 @@ func (s *siteProcess) close() error {
 	}
 }
 
-// runVariant runs job with variant v in a child process, under wrapper
-// if one is given (strace, perf: the child is their last argument), and
-// returns the sample it printed.
-func runVariant(ctx context.Context, self string, wrapper []string, gomaxprocs int, o variantOrder) (report.Sample, error) {
-	v := o.Variant
+// variantProcess is one run of one variant, in a child process.
+type variantProcess struct {
+	name           string
+	cmd            *exec.Cmd
+	stdout, stderr bytes.Buffer
+}
+
+// startVariant starts a child running o on cpus, under wrapper if one is
+// given (strace, perf: the child is their last argument).
+func startVariant(ctx context.Context, self string, wrapper []string, gomaxprocs int, cpus []int, o variantOrder) (*variantProcess, error) {
 	env, err := childEnv(roleVariant, o, gomaxprocs)
 	if err != nil {
-		return report.Sample{}, err
+		return nil, err
 	}
 	argv := append(append([]string(nil), wrapper...), self)
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Env = env
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		return report.Sample{}, fmt.Errorf("%s: %v: %s", v, err, strings.TrimSpace(stderr.String()))
+	p := &variantProcess{name: o.Variant, cmd: exec.CommandContext(ctx, argv[0], argv[1:]...)}
+	p.cmd.Env = env
+	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
+	if err := proc.StartPinned(p.cmd, cpus); err != nil {
+		return nil, fmt.Errorf("%s: %w", o.Variant, err)
+	}
+	return p, nil
+}
+
+// plateau tells the child that its connections are all open: time to
+// measure its memory.
+func (p *variantProcess) plateau() error { return p.cmd.Process.Signal(syscall.SIGUSR1) }
+
+// wait waits for the child and returns the sample it printed.
+func (p *variantProcess) wait() (report.Sample, error) {
+	if err := p.cmd.Wait(); err != nil {
+		return report.Sample{}, fmt.Errorf("%s: %v: %s", p.name, err, strings.TrimSpace(p.stderr.String()))
 	}
 	var s report.Sample
-	if err := json.Unmarshal(lastLine(stdout.Bytes()), &s); err != nil {
-		return report.Sample{}, fmt.Errorf("%s: reading its sample: %v", v, err)
+	if err := json.Unmarshal(lastLine(p.stdout.Bytes()), &s); err != nil {
+		return report.Sample{}, fmt.Errorf("%s: reading its sample: %v", p.name, err)
 	}
 	return s, nil
 }

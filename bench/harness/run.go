@@ -3,9 +3,11 @@ package harness
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,12 +18,16 @@ import (
 
 // bench is one invocation in progress.
 type bench struct {
-	cfg      Config
-	sizes    sizes
-	site     *siteProcess
-	variants []string
-	meta     report.Meta
-	profiles int // CPU profiles written so far, to number them
+	cfg        Config
+	sizes      sizes
+	site       *siteProcess
+	variants   []string
+	meta       report.Meta
+	siteCPUs   []int // nil: not pinned
+	clientCPUs []int
+	rng        *rand.Rand
+	capacity   map[string]float64 // S2's req/s at S6's concurrency, per variant
+	profiles   int                // CPU profiles written so far, to number them
 }
 
 // Run runs the scenarios of cfg and returns their results. The site runs
@@ -31,15 +37,14 @@ func Run(ctx context.Context, cfg Config) (*report.Results, error) {
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
-	b := &bench{cfg: cfg, sizes: sizesFor(cfg.Quick), variants: cfg.Variants}
+	started := time.Now()
+	b := &bench{cfg: cfg, sizes: sizesFor(cfg.Quick), variants: cfg.Variants,
+		rng: rand.New(rand.NewPCG(cfg.Seed, 0)), capacity: make(map[string]float64)}
 	b.sizes.pages = cfg.Pages
-	siteProcs := cfg.SiteGOMAXPROCS
-	if siteProcs == 0 {
-		siteProcs = runtime.NumCPU()
-	}
-	b.meta = b.makeMeta(siteProcs)
-	b.logf("starting the site (%d pages, GOMAXPROCS=%d)", cfg.Pages, siteProcs)
-	s, err := startSite(cfg.Self, cfg.Pages, siteProcs)
+	b.pin()
+	b.meta = b.makeMeta()
+	b.logf("starting the site (%d pages, GOMAXPROCS=%d); %s", cfg.Pages, b.meta.SiteProcs, b.meta.Pinning)
+	s, err := startSite(cfg.Self, cfg.Pages, b.meta.SiteProcs, b.siteCPUs)
 	if err != nil {
 		return nil, err
 	}
@@ -51,27 +56,48 @@ func Run(ctx context.Context, cfg Config) (*report.Results, error) {
 		var sc report.Scenario
 		switch id {
 		case "S1":
-			sc, err = b.latency(ctx)
+			sc, err = b.bound(ctx)
 		case "S2":
 			sc, err = b.throughput(ctx)
 		case "S3":
-			sc, err = b.c10k(ctx)
+			sc, err = b.memory(ctx)
 		case "S4":
 			sc, err = b.crawl(ctx)
 		case "S5":
 			sc, err = b.syscalls(ctx)
+		case "S6":
+			sc, err = b.latency(ctx)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", id, err)
 		}
 		res.Scenarios = append(res.Scenarios, keepColumns(sc))
 	}
-	res.Targets = evaluateTargets(res)
+	if !cfg.Quick {
+		res.Targets = evaluateTargets(res)
+	}
+	res.Meta.LoadMax = b.meta.LoadMax
 	res.Meta.LoadAfter = proc.LoadAverage()
+	res.Meta.Seconds = time.Since(started).Seconds()
 	return res, nil
 }
 
-func (b *bench) makeMeta(siteProcs int) report.Meta {
+// pin decides where the site and the clients run: with two processors or
+// more, the site on the first and the clients on the rest, so that the
+// client measured never competes with the server for a core, nor shares
+// its caches. Without pinning the two float, and a client that needs less
+// CPU leaves more to the site, which shows as throughput.
+func (b *bench) pin() {
+	n := runtime.NumCPU()
+	if b.cfg.Pin == "auto" && n >= 2 && proc.CanPin() {
+		b.siteCPUs = []int{0}
+		for c := 1; c < n; c++ {
+			b.clientCPUs = append(b.clientCPUs, c)
+		}
+	}
+}
+
+func (b *bench) makeMeta() report.Meta {
 	m := report.Meta{
 		Command:    b.cfg.Command,
 		Date:       time.Now().UTC().Format("2006-01-02 15:04 MST"),
@@ -81,22 +107,48 @@ func (b *bench) makeMeta(siteProcs int) report.Meta {
 		CPUs:       runtime.NumCPU(),
 		CPUModel:   cpuModel(),
 		GOMAXPROCS: b.cfg.GOMAXPROCS,
-		SiteProcs:  siteProcs,
-		Runs:       b.cfg.Runs,
+		SiteProcs:  b.cfg.SiteGOMAXPROCS,
 		Poller:     b.cfg.Poller,
+		Quick:      b.cfg.Quick,
+		Seed:       b.cfg.Seed,
 		LoadBefore: proc.LoadAverage(),
 	}
 	if m.Poller == "" {
 		m.Poller = "default"
 	}
+	// By default every process may run a goroutine per processor it may
+	// use: one each, pinned on two cores.
+	if m.GOMAXPROCS == 0 {
+		m.GOMAXPROCS = max(len(b.clientCPUs), 1)
+		if b.clientCPUs == nil {
+			m.GOMAXPROCS = runtime.NumCPU()
+		}
+	}
+	if m.SiteProcs == 0 {
+		m.SiteProcs = max(len(b.siteCPUs), 1)
+		if b.siteCPUs == nil {
+			m.SiteProcs = runtime.NumCPU()
+		}
+	}
+	if b.siteCPUs != nil {
+		m.Pinning = fmt.Sprintf("the site pinned to CPU %s, every client to CPU %s (sched_setaffinity)",
+			cpuList(b.siteCPUs), cpuList(b.clientCPUs))
+	} else {
+		m.Pinning = fmt.Sprintf("not pinned: the site and the clients share all %d processors", m.CPUs)
+	}
 	for _, name := range b.variants {
 		v, _ := Lookup(name)
 		m.Variants = append(m.Variants, v.Variant)
-		if v.Baseline {
-			m.Baselines = append(m.Baselines, v.Name)
-		}
 	}
 	return m
+}
+
+func cpuList(cpus []int) string {
+	var s []string
+	for _, c := range cpus {
+		s = append(s, strconv.Itoa(c))
+	}
+	return strings.Join(s, ",")
 }
 
 // cpuModel reads the processor's name where /proc/cpuinfo has it.
@@ -117,42 +169,50 @@ func (b *bench) logf(format string, args ...any) {
 	fmt.Fprintf(b.cfg.Progress, "bench: "+format+"\n", args...)
 }
 
-// samples runs job cfg.Runs times on every variant, one variant after
-// the other within a run, so that a slow drift of the machine (another
-// process, thermal limits) spreads over all variants instead of landing
-// on one. A run that fails to run at all is kept as a sample that
-// failed every request, with the reason.
-func (b *bench) samples(ctx context.Context, what string, job workload.Job) (map[string][]report.Sample, error) {
-	return b.samplesWith(ctx, what, job, nil)
+// runOpts are what a scenario may add to its runs.
+type runOpts struct {
+	tool   *syscallTool // count system calls around every child
+	memory bool         // measure memory at the plateau (S3)
 }
 
-// samplesWith is samples with every child run under a syscall counter.
-func (b *bench) samplesWith(ctx context.Context, what string, job workload.Job, tool *syscallTool) (map[string][]report.Sample, error) {
+// collect runs job rounds times on every variant of vs. Within a round
+// the variants run one after the other in a fresh random order, so that
+// a drift of the machine (another process, a frequency change) lands on
+// every variant alike, and never on the same one first or last; the
+// samples of a round are later paired. samples[v][r] is round r+1. A run
+// that fails to run at all is kept as a sample that failed, with why.
+func (b *bench) collect(ctx context.Context, what string, rounds int, vs []string, job workload.Job, opt runOpts) (map[string][]report.Sample, error) {
 	job.Poller = b.cfg.Poller
 	out := make(map[string][]report.Sample)
-	for run := 1; run <= b.cfg.Runs; run++ {
-		for _, v := range b.variants {
+	for r := 1; r <= rounds; r++ {
+		order := append([]string(nil), vs...)
+		b.rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		for i, v := range order {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			s, err := b.sampleOnce(ctx, what, v, job, tool)
+			s, err := b.sampleOnce(ctx, what, v, job, opt)
 			if err != nil {
 				return nil, err
 			}
-			b.logf("%s %s run %d/%d: %d ok, %d failed, %.3f s", what, v, run, b.cfg.Runs, s.OK, s.Failed, s.WallSeconds)
+			s.Round, s.Order = r, i+1
+			b.logf("%s round %d/%d %s: %d ok, %d failed, %.2f s", what, r, rounds, v, s.OK, s.Failed, s.WallSeconds)
 			out[v] = append(out[v], s)
 		}
 	}
 	return out, nil
 }
 
-func (b *bench) sampleOnce(ctx context.Context, what, v string, job workload.Job, tool *syscallTool) (report.Sample, error) {
+func (b *bench) sampleOnce(ctx context.Context, what, v string, job workload.Job, opt runOpts) (report.Sample, error) {
 	if err := b.site.reset(); err != nil {
 		return report.Sample{}, fmt.Errorf("resetting the site: %w", err)
 	}
+	if load, err := strconv.ParseFloat(strings.Fields(proc.LoadAverage() + " 0")[0], 64); err == nil {
+		b.meta.LoadMax = max(b.meta.LoadMax, load)
+	}
 	var wrapper []string
 	var counts string
-	if tool != nil {
+	if opt.tool != nil {
 		f, err := os.CreateTemp("", "loopkit-bench-syscalls-*.txt")
 		if err != nil {
 			return report.Sample{}, err
@@ -160,20 +220,30 @@ func (b *bench) sampleOnce(ctx context.Context, what, v string, job workload.Job
 		f.Close()
 		counts = f.Name()
 		defer os.Remove(counts)
-		wrapper = tool.args(counts)
+		wrapper = opt.tool.args(counts)
 	}
-	order := variantOrder{Variant: v, Job: job}
-	if b.cfg.ProfileDir != "" && tool == nil {
+	order := variantOrder{Variant: v, Job: job, SitePID: b.site.pid(), Memory: opt.memory}
+	if b.cfg.ProfileDir != "" && opt.tool == nil {
 		b.profiles++
 		order.CPUProfile = filepath.Join(b.cfg.ProfileDir, fmt.Sprintf("%03d-%s-%s.pprof", b.profiles, slug(what), v))
 	}
-	siteBefore, measured := b.site.cpu()
-	s, err := runVariant(ctx, b.cfg.Self, wrapper, b.cfg.GOMAXPROCS, order)
-	siteAfter, measuredAfter := b.site.cpu()
-	if err == nil && tool != nil {
+	var kernel0 proc.KernelSockets
+	if opt.memory {
+		kernel0, _ = proc.ReadKernelSockets()
+	}
+	p, err := startVariant(ctx, b.cfg.Self, wrapper, b.meta.GOMAXPROCS, b.clientCPUs, order)
+	var plateau *plateauReading
+	if err == nil && opt.memory {
+		plateau = b.awaitPlateau(p, job)
+	}
+	var s report.Sample
+	if err == nil {
+		s, err = p.wait()
+	}
+	if err == nil && opt.tool != nil {
 		var data []byte
 		if data, err = os.ReadFile(counts); err == nil {
-			s.Syscalls, err = tool.parse(data)
+			s.Syscalls, err = opt.tool.parse(data)
 		}
 	}
 	if err != nil {
@@ -183,25 +253,20 @@ func (b *bench) sampleOnce(ctx context.Context, what, v string, job workload.Job
 		b.logf("%v", err)
 		s = report.Sample{Variant: v, Failed: max(job.N, 1), FirstError: err.Error()}
 	}
+	if s.Memory != nil && plateau != nil {
+		plateau.fill(s.Memory, kernel0)
+	}
 	st, err := b.site.stats()
 	if err != nil {
 		return report.Sample{}, fmt.Errorf("reading the site's counters: %w", err)
 	}
 	s.ServerPeak, s.ServerRequests, s.ServerConns = st.PeakInFlight, st.Requests, st.Conns
-	if measured && measuredAfter {
-		s.ServerCPUSeconds = (siteAfter - siteBefore).Seconds()
-	}
 	return s, nil
-}
-
-// delayURL is the site's slow endpoint.
-func (b *bench) delayURL(ms int) string {
-	return fmt.Sprintf("%sdelay?ms=%d", b.site.url, ms)
 }
 
 // slug makes a file name of a label: "S2 C = 64" becomes "S2-C64".
 func slug(s string) string {
-	s = strings.NewReplacer(" = ", "", "∞", "inf", "(", "", ")", "").Replace(s)
+	s = strings.NewReplacer(" = ", "", "∞", "inf", "(", "", ")", "", "%", "pct").Replace(s)
 	return strings.Join(strings.Fields(s), "-")
 }
 
@@ -211,4 +276,9 @@ func concurrency(c int) string {
 		return "C = ∞"
 	}
 	return fmt.Sprintf("C = %d", c)
+}
+
+// delayURL is the site's slow endpoint.
+func (b *bench) delayURL(ms int) string {
+	return fmt.Sprintf("%sdelay?ms=%d", b.site.url, ms)
 }

@@ -28,7 +28,6 @@ func TestAQuickRunThroughChildProcesses(t *testing.T) {
 		Scenarios: []string{"S1", "S4"},
 		Variants:  []string{"reactor-callbacks", "worker-pool"},
 		Quick:     true,
-		Runs:      1,
 		Self:      self,
 	})
 	if err != nil {
@@ -43,7 +42,7 @@ func TestAQuickRunThroughChildProcesses(t *testing.T) {
 			if row.Samples[0].OK != 6 {
 				t.Errorf("S1 %s %s: %d ok", c.Label, row.Variant, row.Samples[0].OK)
 			}
-			limit := map[string]int64{"C = 1": 1, "C = 2": 2, "C = ∞": 6}[c.Label]
+			limit := map[string]int64{"C = 2": 2, "C = ∞": 6}[c.Label]
 			if peak := row.Samples[0].ServerPeak; peak != limit {
 				t.Errorf("S1 %s %s: server peak %d", c.Label, row.Variant, peak)
 			}
@@ -58,7 +57,10 @@ func TestAQuickRunThroughChildProcesses(t *testing.T) {
 	if err := report.WriteMarkdown(&md, res); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"## S1 — latency-bound: 6 × 20 ms", "## S4 — crawl", "| C = ∞ | reactor, callbacks |"} {
+	if len(res.Targets) != 0 {
+		t.Errorf("a smoke run checked %d targets", len(res.Targets))
+	}
+	for _, want := range []string{report.QuickWarning, "## S1 — latency-bound: 6 × 10 ms", "## S4 — crawl", "| C = ∞ | loop: callbacks |"} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("no %q in the tables:\n%s", want, md.String())
 		}
@@ -69,7 +71,8 @@ func TestConfigRejectsUnknownNames(t *testing.T) {
 	for _, cfg := range []Config{
 		{Scenarios: []string{"S9"}, Self: "x"},
 		{Variants: []string{"threads"}, Self: "x"},
-		{Runs: -1, Self: "x"},
+		{Rounds: -1, Self: "x"},
+		{Pin: "sometimes", Self: "x"},
 	} {
 		if err := cfg.Check(); err == nil {
 			t.Errorf("%+v: accepted", cfg)

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"loopkit/bench/baseline"
+	"loopkit/bench/conns"
+	"loopkit/bench/floor"
 	"loopkit/bench/reactor"
 	"loopkit/bench/report"
 	"loopkit/bench/workload"
@@ -13,18 +15,42 @@ import (
 // Variant is one way of writing the client.
 type Variant struct {
 	report.Variant
-	Baseline bool // a net/http variant, which ratios divide by
-	Run      workload.Func
+	Run workload.Func
+	// Crawls says the variant can run S4; the floors cannot.
+	Crawls bool
+	// Loop says the variant runs on loopkit's loop, and probes its stalls
+	// there; the others are probed by a goroutine.
+	Loop bool
 }
 
-// Variants are the five clients, in the order of the tables: the two on
-// loopkit first, then the net/http ones, strongest (worker pool) first.
+// The kinds of variant, which colour the charts.
+const (
+	kindLoop     = "loop"
+	kindConns    = "goroutines, loopkit HTTP"
+	kindNetHTTP  = "net/http"
+	kindFloor    = "floor"
+	refVariant   = "worker-pool"     // the ratio columns' reference: the strongest net/http answer
+	fairVariant  = "conn-goroutines" // the fair goroutine answer: same HTTP code as the loop
+	loopVariant  = "reactor-callbacks"
+	floorEpoll   = "raw-epoll"
+	floorRoutine = "raw-goroutines"
+)
+
+// Variants are the ten clients, in the order of the tables: loopkit's
+// HTTP code on the loop, then the same code on goroutines (the scheduler
+// group), net/http on the same three goroutine schedules (the HTTP client
+// group), and the two floors.
 var Variants = []Variant{
-	{report.Variant{Name: "reactor-callbacks", Label: "reactor, callbacks", Short: "cb"}, false, reactor.Callbacks},
-	{report.Variant{Name: "reactor-tasks", Label: "reactor, tasks", Short: "tasks"}, false, reactor.Tasks},
-	{report.Variant{Name: "worker-pool", Label: "net/http worker pool", Short: "pool"}, true, baseline.WorkerPool},
-	{report.Variant{Name: "channel-semaphore", Label: "net/http channel semaphore", Short: "sem"}, true, baseline.ChannelSemaphore},
-	{report.Variant{Name: "goroutine-per-request", Label: "net/http goroutine per request", Short: "g/req"}, true, baseline.GoroutinePerRequest},
+	{report.Variant{Name: "reactor-callbacks", Label: "loop: callbacks", Short: "cb", Kind: kindLoop}, reactor.Callbacks, true, true},
+	{report.Variant{Name: "reactor-tasks", Label: "loop: tasks", Short: "tasks", Kind: kindLoop}, reactor.Tasks, true, true},
+	{report.Variant{Name: "conn-goroutines", Label: "loopkit HTTP: goroutine per conn", Short: "g/conn", Kind: kindConns}, conns.PerConn, true, false},
+	{report.Variant{Name: "conn-semaphore", Label: "loopkit HTTP: channel semaphore", Short: "sem·lk", Kind: kindConns}, conns.Semaphore, true, false},
+	{report.Variant{Name: "conn-per-request", Label: "loopkit HTTP: goroutine per request", Short: "g/req·lk", Kind: kindConns}, conns.PerRequest, true, false},
+	{report.Variant{Name: "worker-pool", Label: "net/http: worker pool", Short: "pool", Kind: kindNetHTTP}, baseline.WorkerPool, true, false},
+	{report.Variant{Name: "channel-semaphore", Label: "net/http: channel semaphore", Short: "sem", Kind: kindNetHTTP}, baseline.ChannelSemaphore, true, false},
+	{report.Variant{Name: "goroutine-per-request", Label: "net/http: goroutine per request", Short: "g/req", Kind: kindNetHTTP}, baseline.GoroutinePerRequest, true, false},
+	{report.Variant{Name: "raw-epoll", Label: "floor: raw epoll, one thread", Short: "epoll", Kind: kindFloor}, floor.Epoll, false, false},
+	{report.Variant{Name: "raw-goroutines", Label: "floor: raw goroutine per conn", Short: "raw g", Kind: kindFloor}, floor.Goroutines, false, false},
 }
 
 // Lookup finds a variant by name.

@@ -2,8 +2,10 @@ package harness
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"testing"
+	"time"
 
 	"loopkit/bench/site"
 	"loopkit/bench/workload"
@@ -19,22 +21,33 @@ func inProcessSite(t *testing.T, pages int) *site.Site {
 	return s
 }
 
+// runnable are the variants this OS runs.
+func runnable() []Variant {
+	var out []Variant
+	for _, v := range Variants {
+		if v.Name != floorEpoll || runtime.GOOS == "linux" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // A tiny S1 (6 × 20 ms) against a site in this process: every variant
 // makes the six requests, and the server never sees more than C at once,
 // nor fewer (the requests are slow enough to overlap).
 func TestEveryVariantKeepsExactlyCInFlight(t *testing.T) {
 	s := inProcessSite(t, 10)
 	for _, c := range []int{2, 0} {
-		for _, v := range Variants {
+		for _, v := range runnable() {
 			t.Run(fmt.Sprintf("%s/C=%d", v.Name, c), func(t *testing.T) {
 				s.Reset()
 				job := workload.Job{Kind: workload.Fetch, URL: s.URL() + "delay?ms=20", N: 6, C: c}
-				tally, err := v.Run(job)
-				if err != nil {
+				m := workload.NewMeter(job)
+				if err := v.Run(job, m); err != nil {
 					t.Fatal(err)
 				}
-				if tally.OK != 6 || tally.Failed != 0 {
-					t.Fatalf("%d ok, %d failed (%s)", tally.OK, tally.Failed, tally.FirstError)
+				if ok, failed := m.Counts(); ok != 6 || failed != 0 {
+					t.Fatalf("%d ok, %d failed (%s)", ok, failed, m.FirstError())
 				}
 				st := s.Stats()
 				if want := int64(job.Limit()); st.PeakInFlight != want || st.Requests != 6 {
@@ -45,25 +58,84 @@ func TestEveryVariantKeepsExactlyCInFlight(t *testing.T) {
 	}
 }
 
-// Every variant crawls by the same rules, so all fetch the same URLs:
-// those of the site's own link graph.
+// A timed job keeps going until its end and stops there: every request
+// the server saw was answered and counted, none failed, and no more than
+// C were in flight.
+func TestEveryVariantRunsATimedJob(t *testing.T) {
+	s := inProcessSite(t, 10)
+	for _, v := range runnable() {
+		t.Run(v.Name, func(t *testing.T) {
+			s.Reset()
+			job := workload.Job{Kind: workload.Fetch, URL: s.URL() + "delay?ms=0", Duration: 30 * time.Millisecond, C: 3}
+			m := workload.NewMeter(job)
+			if err := v.Run(job, m); err != nil {
+				t.Fatal(err)
+			}
+			ok, failed := m.Counts()
+			st := s.Stats()
+			if ok == 0 || failed != 0 || st.Requests != ok || st.PeakInFlight > 3 {
+				t.Fatalf("%d ok, %d failed (%s); the server saw %d, at most %d at once",
+					ok, failed, m.FirstError(), st.Requests, st.PeakInFlight)
+			}
+		})
+	}
+}
+
+// An open-loop job sends every arrival exactly once, late or not, and
+// keeps a latency for each one due inside the window.
+func TestEveryVariantSendsEveryArrivalOfAnOpenLoopJob(t *testing.T) {
+	s := inProcessSite(t, 10)
+	for _, v := range runnable() {
+		t.Run(v.Name, func(t *testing.T) {
+			s.Reset()
+			job := workload.Job{Kind: workload.Fetch, URL: s.URL() + "delay?ms=1", Rate: 400,
+				Warmup: 25 * time.Millisecond, Duration: 50 * time.Millisecond, C: 2}
+			m := workload.NewMeter(job)
+			if err := v.Run(job, m); err != nil {
+				t.Fatal(err)
+			}
+			ok, failed := m.Counts()
+			if ok != 30 || failed != 0 || s.Stats().Requests != 30 {
+				t.Fatalf("%d ok, %d failed (%s), the server saw %d; want the 30 arrivals of 75 ms at 400/s",
+					ok, failed, m.FirstError(), s.Stats().Requests)
+			}
+			if n := m.Latency.Count(); n != 20 {
+				t.Errorf("%d latencies, want the 20 due in the window", n)
+			}
+			if st := s.Stats(); st.Conns > 2 {
+				t.Errorf("%d connections opened, want at most 2", st.Conns)
+			}
+		})
+	}
+}
+
+// Every variant crawls with the same code, so all fetch the same URLs:
+// those of the site's own link graph. The floors do not crawl, and say so.
 func TestEveryVariantCrawlsTheSameURLs(t *testing.T) {
 	s := inProcessSite(t, 200)
 	want := s.Expected(false)
-	for _, v := range Variants {
+	for _, v := range runnable() {
 		t.Run(v.Name, func(t *testing.T) {
-			tally, err := v.Run(workload.Job{Kind: workload.Crawl, URL: s.URL(), C: 4})
+			job := workload.Job{Kind: workload.Crawl, URL: s.URL(), C: 4, Probe: true}
+			m := workload.NewMeter(job)
+			err := v.Run(job, m)
+			if !v.Crawls {
+				if err == nil {
+					t.Fatal("a floor crawled")
+				}
+				return
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := slices.Clone(tally.URLs)
+			got := slices.Clone(m.URLs())
 			slices.Sort(got)
 			if !slices.Equal(got, want) {
 				t.Fatalf("fetched %d URLs, the graph has %d; missing %v; extra %v",
 					len(got), len(want), difference(want, got), difference(got, want))
 			}
-			if tally.Failed != 0 || tally.OK != len(want) {
-				t.Errorf("%d ok, %d failed (%s)", tally.OK, tally.Failed, tally.FirstError)
+			if ok, failed := m.Counts(); failed != 0 || ok != int64(len(want)) {
+				t.Errorf("%d ok, %d failed (%s)", ok, failed, m.FirstError())
 			}
 		})
 	}
@@ -75,5 +147,29 @@ func TestLookupNamesTheKnownVariants(t *testing.T) {
 	}
 	if _, err := Lookup("threads"); err == nil {
 		t.Fatal("an unknown variant was found")
+	}
+}
+
+// A client that falls hopelessly behind an open-loop job gives up what it
+// has not sent by the end of the grace period: every arrival is still
+// accounted for, answered or given up, and the run ends. Here the site
+// holds every request 120 ms on one connection, so that of 20 arrivals in
+// 50 ms none but the first can even be sent before the grace is over.
+func TestEveryVariantGivesUpWhatItCannotSendInTime(t *testing.T) {
+	s := inProcessSite(t, 10)
+	for _, v := range runnable() {
+		t.Run(v.Name, func(t *testing.T) {
+			job := workload.Job{Kind: workload.Fetch, URL: s.URL() + "delay?ms=120", Rate: 400,
+				Duration: 50 * time.Millisecond, Grace: 20 * time.Millisecond, C: 1}
+			m := workload.NewMeter(job)
+			defer m.Close()
+			if err := v.Run(job, m); err != nil {
+				t.Fatal(err)
+			}
+			ok, failed := m.Counts()
+			if ok+failed != 20 || failed == 0 || m.Latency.Count() != 20 {
+				t.Fatalf("%d ok, %d given up, %d latencies; want 20 arrivals, some given up", ok, failed, m.Latency.Count())
+			}
+		})
 	}
 }

@@ -19,11 +19,15 @@ import (
 )
 
 // Usage is what getrusage(RUSAGE_SELF) says about this process: CPU time
-// in user space and in the kernel, summed over all its threads, and the
-// peak resident set size.
+// in user space and in the kernel, summed over all its threads, the
+// context switches of all its threads, and the peak resident set size.
 type Usage struct {
 	User, System time.Duration
-	PeakRSS      int64 // bytes
+	// Voluntary switches are a thread giving up the CPU to wait (a futex,
+	// an epoll_wait that sleeps); involuntary ones, the kernel taking it
+	// away (its time slice was up, another thread was woken).
+	Voluntary, Involuntary int64
+	PeakRSS                int64 // bytes
 }
 
 // CPU is user plus system time.
@@ -37,20 +41,31 @@ func Now() Usage {
 		return Usage{}
 	}
 	u := Usage{
-		User:    time.Duration(ru.Utime.Nano()),
-		System:  time.Duration(ru.Stime.Nano()),
-		PeakRSS: int64(ru.Maxrss),
+		User:        time.Duration(ru.Utime.Nano()),
+		System:      time.Duration(ru.Stime.Nano()),
+		Voluntary:   int64(ru.Nvcsw),
+		Involuntary: int64(ru.Nivcsw),
+		PeakRSS:     int64(ru.Maxrss),
 	}
 	// ru_maxrss is in bytes on Apple systems and in KiB everywhere else.
 	if runtime.GOOS != "darwin" && runtime.GOOS != "ios" {
 		u.PeakRSS *= 1024
 	}
-	// Linux also keeps the high-water mark in /proc; take the larger, in
-	// case one of them lags.
-	if hwm, ok := statusField("VmHWM"); ok && hwm*1024 > u.PeakRSS {
+	// Where Linux keeps the high-water mark in /proc, it is the better
+	// number: ru_maxrss survives exec, so a child started by a parent of
+	// 16 MiB reports at least 16 MiB, whatever it used itself; VmHWM
+	// belongs to the address space, which exec replaces.
+	if hwm, ok := statusField("VmHWM"); ok {
 		u.PeakRSS = hwm * 1024
 	}
 	return u
+}
+
+// RSS is the resident set size now, in bytes, where /proc/self/status
+// has it (VmRSS).
+func RSS() (int64, bool) {
+	kib, ok := statusField("VmRSS")
+	return kib * 1024, ok
 }
 
 // Threads is the number of OS threads the process has now. Where

@@ -77,3 +77,52 @@ func TestCPUOfThisProcessMatchesGetrusage(t *testing.T) {
 		t.Fatalf("CPUOf says %v, getrusage %v", got, own)
 	}
 }
+
+func TestGoMemorySeesLiveObjectsAndStacks(t *testing.T) {
+	before := ReadGoMemory()
+	keep := make([][]byte, 0, 100)
+	for range 100 {
+		keep = append(keep, make([]byte, 10<<10))
+	}
+	stop := make(chan struct{})
+	started := make(chan struct{})
+	for range 100 {
+		go func() {
+			var pad [4 << 10]byte // grows the stack past its first 2 KiB... if it stays
+			pad[0] = 1
+			started <- struct{}{}
+			<-stop
+			runtime.KeepAlive(pad)
+		}()
+	}
+	for range 100 {
+		<-started
+	}
+	after := ReadGoMemory()
+	close(stop)
+	runtime.KeepAlive(keep)
+	if grew := after.HeapLive - before.HeapLive; grew < 1000<<10 {
+		t.Errorf("live heap grew by %d bytes with 1000 KiB kept", grew)
+	}
+	if grew := after.Stacks - before.Stacks; grew < 100*2<<10 {
+		t.Errorf("stacks grew by %d bytes with 100 goroutines parked", grew)
+	}
+}
+
+func TestMachineAndKernelReadingsWhereLinuxHasThem(t *testing.T) {
+	if _, err := os.Stat("/proc/net/sockstat"); err != nil {
+		t.Skip("no /proc here")
+	}
+	if busy, ok := MachineBusy(); !ok || busy <= 0 {
+		t.Errorf("machine busy %v, %v", busy, ok)
+	}
+	if k, ok := ReadKernelSockets(); !ok || k.Sockets <= 0 {
+		t.Errorf("kernel sockets %+v, %v", k, ok)
+	}
+	if CPUList() == "" {
+		t.Error("no Cpus_allowed_list")
+	}
+	if rss, ok := RSS(); !ok || rss <= 0 {
+		t.Errorf("RSS %d, %v", rss, ok)
+	}
+}

@@ -1,68 +1,103 @@
 package reactor
 
 import (
+	"time"
+
 	"loopkit/bench/frontier"
 	"loopkit/bench/workload"
 	"loopkit/crawler/http1"
 	"loopkit/future"
+	"loopkit/loop"
 )
 
 // Callbacks runs job with crawler/http1's callback API alone.
-func Callbacks(job workload.Job) (workload.Tally, error) {
+func Callbacks(job workload.Job, m *workload.Meter) error {
 	l, err := newLoop(job)
 	if err != nil {
-		return workload.Tally{}, err
+		return err
 	}
 	defer l.Close()
 	client := newClient(l, job)
 	defer client.Close()
-	var t workload.Tally
-	if job.Kind == workload.Crawl {
-		err = crawlCallbacks(l, client, job, &t)
-	} else {
-		fetchCallbacks(l, client, job, &t)
+	probe(l, job, m)
+	switch {
+	case job.Kind == workload.Crawl:
+		if err := crawlCallbacks(l, client, job, m); err != nil {
+			return err
+		}
+	case job.Paced():
+		pacedCallbacks(l, client, job, m)
+	default:
+		fetchCallbacks(l, client, job, m)
 	}
-	return t, err
-}
-
-// runner is what the variants need of a loop: Run until Stop.
-type runner interface {
-	Run() error
-	Stop()
+	return l.Run()
 }
 
 // fetchCallbacks keeps job.Limit() requests in flight: it starts that
-// many, and each completion starts the next. An unbounded job starts all
-// of them at once.
-func fetchCallbacks(l runner, client *http1.Client, job workload.Job, t *workload.Tally) {
-	started, finished := 0, 0
+// many, and each completion starts the next while the meter allows.
+func fetchCallbacks(l *loop.Loop, client *http1.Client, job workload.Job, m *workload.Meter) {
+	inFlight := 0
 	var start func()
 	start = func() {
-		started++
+		inFlight++
 		client.Do(http1.Request{URL: job.URL}).AddDoneCallback(func(f *future.Future[*http1.Reply]) {
-			finished++
+			inFlight--
 			reply, err := f.Result()
-			count(t, reply, err)
-			switch {
-			case started < job.N:
+			m.Count(status(reply), err)
+			if m.Next() {
 				start()
-			case finished == job.N:
+			} else if inFlight == 0 {
 				l.Stop()
 			}
 		})
 	}
-	for range min(job.Limit(), job.N) {
+	for inFlight < job.Limit() && m.Next() {
 		start()
 	}
-	if err := l.Run(); err != nil {
-		t.Fail(err.Error())
+	if inFlight == 0 {
+		l.Stop()
 	}
+}
+
+// pacedCallbacks sends each request when it falls due, from a loop timer;
+// requests beyond the connection cap wait in the client's pool. Those
+// still waiting when the job expires are cancelled and given up.
+func pacedCallbacks(l *loop.Loop, client *http1.Client, job workload.Job, m *workload.Meter) {
+	pacing := true
+	pending := make(map[*future.Future[*http1.Reply]]bool)
+	send := func(at time.Duration) {
+		f := client.Do(http1.Request{URL: job.URL})
+		pending[f] = true
+		f.AddDoneCallback(func(f *future.Future[*http1.Reply]) {
+			delete(pending, f)
+			reply, err := f.Result()
+			if f.Cancelled() {
+				m.GiveUp(at)
+			} else {
+				m.CountAt(at, status(reply), err)
+			}
+			if !pacing && len(pending) == 0 {
+				l.Stop()
+			}
+		})
+	}
+	pace(l, m, send, func() {
+		pacing = false
+		if len(pending) == 0 {
+			l.Stop()
+		}
+	})
+	expire(l, m, func() {
+		for f := range pending {
+			f.Cancel()
+		}
+	})
 }
 
 // crawlCallbacks crawls with up to job.C fetches in flight. Each
 // completion feeds the frontier and tops the window up again; the crawl
 // is over when nothing is in flight and nothing is queued.
-func crawlCallbacks(l runner, client *http1.Client, job workload.Job, t *workload.Tally) error {
+func crawlCallbacks(l *loop.Loop, client *http1.Client, job workload.Job, m *workload.Meter) error {
 	f, err := frontier.New(job.URL)
 	if err != nil {
 		return err
@@ -78,29 +113,26 @@ func crawlCallbacks(l runner, client *http1.Client, job workload.Job, t *workloa
 			inFlight++
 			client.Do(http1.Request{URL: it.URL}).AddDoneCallback(func(fut *future.Future[*http1.Reply]) {
 				inFlight--
-				visit(f, it, fut, t)
+				reply, err := fut.Result()
+				visit(f, it, reply, err, m)
 				pump()
 				if inFlight == 0 {
+					m.SetURLs(f.Fetched())
 					l.Stop()
 				}
 			})
 		}
 	}
 	pump()
-	if err := l.Run(); err != nil {
-		return err
-	}
-	t.URLs = f.Fetched()
 	return nil
 }
 
 // visit hands a crawl's reply to the frontier and tallies it: a response
-// of any status is OK, no response at all a failure.
-func visit(f *frontier.Frontier, it frontier.Item, fut *future.Future[*http1.Reply], t *workload.Tally) {
-	reply, err := fut.Result()
+// of any status is a page, no response at all a failure.
+func visit(f *frontier.Frontier, it frontier.Item, reply *http1.Reply, err error, m *workload.Meter) {
 	if err != nil {
 		f.Failed(it)
-		t.Fail(it.URL + ": " + err.Error())
+		m.Fail(it.URL + ": " + err.Error())
 		return
 	}
 	resp := frontier.Response{
@@ -110,8 +142,8 @@ func visit(f *frontier.Frontier, it frontier.Item, fut *future.Future[*http1.Rep
 		Body:        reply.Body,
 	}
 	if !f.Visit(it, resp) {
-		t.Fail(it.URL + ": links could not be extracted")
+		m.Fail(it.URL + ": links could not be extracted")
 		return
 	}
-	t.OK++
+	m.OK()
 }

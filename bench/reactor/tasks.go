@@ -1,84 +1,143 @@
 package reactor
 
 import (
+	"time"
+
+	"loopkit/bench/frontier"
 	"loopkit/bench/workload"
-	"loopkit/crawler"
 	"loopkit/crawler/http1"
 	"loopkit/loop"
 	"loopkit/task"
 )
 
-// Tasks runs job on tasks: the crawler's own engine.
-func Tasks(job workload.Job) (workload.Tally, error) {
+// Tasks runs job on tasks: a coroutine per request, the crawler's style.
+func Tasks(job workload.Job, m *workload.Meter) error {
 	l, err := newLoop(job)
 	if err != nil {
-		return workload.Tally{}, err
+		return err
 	}
 	defer l.Close()
-	var t workload.Tally
-	if job.Kind == workload.Crawl {
-		err = crawlTasks(l, job, &t) // the crawler brings its own client
-		return t, err
-	}
 	client := newClient(l, job)
 	defer client.Close()
-	err = fetchTasks(l, client, job, &t)
-	return t, err
+	probe(l, job, m)
+	if job.Paced() {
+		pacedTasks(l, client, job, m)
+		return l.Run()
+	}
+	_, err = task.Run(l, func(y task.Yield) (int, error) {
+		if job.Kind == workload.Crawl {
+			return 0, crawlTasks(y, l, client, job, m)
+		}
+		return 0, fetchTasks(y, l, client, job, m)
+	})
+	return err
 }
 
 // fetchTasks spawns a task per request, gated by a semaphore acquired
 // before the spawn, as seed 000's asyncio.Semaphore example gates its
 // coroutines: at most job.Limit() tasks exist at once, each with its
 // coroutine stack.
-func fetchTasks(l *loop.Loop, client *http1.Client, job workload.Job, t *workload.Tally) error {
+func fetchTasks(y task.Yield, l *loop.Loop, client *http1.Client, job workload.Job, m *workload.Meter) error {
 	limit := job.Limit()
-	_, err := task.Run(l, func(y task.Yield) (int, error) {
-		sem := task.NewSemaphore(limit)
-		for range job.N {
-			if err := sem.Acquire(y); err != nil {
-				return 0, err
-			}
-			task.Spawn(l, func(y task.Yield) (int, error) {
-				defer sem.Release()
-				reply, err := client.Get(y, job.URL)
-				count(t, reply, err)
-				return 0, nil
-			})
+	sem := task.NewSemaphore(limit)
+	for m.Next() {
+		if err := sem.Acquire(y); err != nil {
+			return err
 		}
-		// Every permit back means every request finished.
-		for range limit {
-			if err := sem.Acquire(y); err != nil {
-				return 0, err
-			}
+		task.Spawn(l, func(y task.Yield) (int, error) {
+			defer sem.Release()
+			reply, err := client.Get(y, job.URL)
+			m.Count(status(reply), err)
+			return 0, nil
+		})
+	}
+	// Every permit back means every request finished.
+	for range limit {
+		if err := sem.Acquire(y); err != nil {
+			return err
 		}
-		return 0, nil
-	})
-	return err
+	}
+	return nil
 }
 
-// crawlTasks is the crawler itself, with job.C workers and job.C requests
-// in flight to the site, robots.txt off as for every variant (the site is
-// ours, and the frontier the others use does not read it either).
-func crawlTasks(l *loop.Loop, job workload.Job, t *workload.Tally) error {
-	c, err := crawler.New(l, crawler.Config{
-		Roots:    []string{job.URL},
-		MaxTasks: job.C,
-		PerHost:  job.C,
-		NoRobots: true,
+// pacedTasks spawns a task per request as it falls due; the client's pool
+// is the only bound, as for a goroutine per request. The tasks still
+// waiting when the job expires are cancelled and their requests given up.
+func pacedTasks(l *loop.Loop, client *http1.Client, job workload.Job, m *workload.Meter) {
+	pacing := true
+	alive := make(map[*task.Task[int]]bool)
+	send := func(at time.Duration) {
+		t := task.Spawn(l, func(y task.Yield) (int, error) {
+			reply, err := client.Get(y, job.URL)
+			if err != nil && m.Expired() {
+				m.GiveUp(at)
+			} else {
+				m.CountAt(at, status(reply), err)
+			}
+			return 0, nil
+		})
+		alive[t] = true
+		t.OnDone(func() {
+			delete(alive, t)
+			if !pacing && len(alive) == 0 {
+				l.Stop()
+			}
+		})
+	}
+	pace(l, m, send, func() {
+		pacing = false
+		if len(alive) == 0 {
+			l.Stop()
+		}
 	})
+	expire(l, m, func() {
+		for t := range alive {
+			t.Cancel()
+		}
+	})
+}
+
+// crawlTasks runs job.C worker tasks over the frontier, as crawlWorkers
+// runs goroutines (bench/gostyle): a worker that finds the queue empty
+// waits while others still fetch, and the crawl is over when nothing is
+// queued and nobody is fetching.
+func crawlTasks(y task.Yield, l *loop.Loop, client *http1.Client, job workload.Job, m *workload.Meter) error {
+	f, err := frontier.New(job.URL)
 	if err != nil {
 		return err
 	}
-	if _, err := task.Run(l, func(y task.Yield) (int, error) { return 0, c.Crawl(y) }); err != nil {
-		return err
-	}
-	for _, r := range c.Records() {
-		t.URLs = append(t.URLs, r.URL)
-		if r.Status == nil {
-			t.Fail(r.URL + ": " + *r.Exception)
-		} else {
-			t.OK++
+	busy := 0
+	var changed task.Event
+	worker := func(y task.Yield) (int, error) {
+		for {
+			it, ok := f.Next()
+			if !ok && busy == 0 {
+				changed.Set() // the crawl is over: wake the others
+				return 0, nil
+			}
+			if !ok {
+				changed.Clear()
+				if err := changed.Wait(y); err != nil {
+					return 0, err
+				}
+				continue
+			}
+			busy++
+			reply, err := client.Get(y, it.URL)
+			busy--
+			visit(f, it, reply, err, m)
+			changed.Set()
 		}
 	}
+	workers := make([]*task.Task[int], job.C)
+	for i := range workers {
+		workers[i] = task.Spawn(l, worker)
+	}
+	for _, w := range workers {
+		if _, err := task.Await(y, w); err != nil {
+			return err
+		}
+	}
+	m.SetURLs(f.Fetched())
 	return nil
 }

@@ -3,37 +3,40 @@ package report
 import (
 	"fmt"
 	"io"
-	"math"
-	"strconv"
 	"strings"
 )
 
-// WriteMarkdown writes one table per scenario, with its notes, and a
-// header saying how the numbers were taken.
+// QuickWarning heads every report of a smoke run.
+const QuickWarning = "**A smoke run (-quick): every figure below comes from runs far too short " +
+	"to mean anything, and no target is checked. It shows that the machinery works, nothing else.**"
+
+// WriteMarkdown writes a header saying how the numbers were taken, then
+// one table per scenario with its notes and comparisons, then the targets.
 func WriteMarkdown(w io.Writer, r *Results) error {
 	var b strings.Builder
 	m := r.Meta
 	fmt.Fprintf(&b, "# loopkit benchmarks\n\n")
+	if m.Quick {
+		fmt.Fprintf(&b, "%s\n\n", QuickWarning)
+	}
 	fmt.Fprintf(&b, "`%s`  \n", m.Command)
-	fmt.Fprintf(&b, "%s, %s/%s, %d CPUs%s, %s; clients at GOMAXPROCS=%d, site at GOMAXPROCS=%d; "+
-		"median of %d runs (min–max); reactor poller: %s.\n",
-		m.Date, m.OS, m.Arch, m.CPUs, optional(" ("+m.CPUModel+")", m.CPUModel != ""), m.GoVersion,
-		m.GOMAXPROCS, m.SiteProcs, m.Runs, m.Poller)
+	fmt.Fprintf(&b, "%s, %s/%s, %d CPUs%s, %s; every client at GOMAXPROCS=%d, the site at GOMAXPROCS=%d; %s; "+
+		"reactor poller: %s.  \n", m.Date, m.OS, m.Arch, m.CPUs, optional(" ("+m.CPUModel+")", m.CPUModel != ""),
+		m.GoVersion, m.GOMAXPROCS, m.SiteProcs, m.Pinning, m.Poller)
+	fmt.Fprintf(&b, "Every run is a process of its own; within a round the variants run in a random order "+
+		"(seed %d). The invocation took %s.", m.Seed, FormatDuration(m.Seconds))
 	if m.LoadBefore != "" {
-		fmt.Fprintf(&b, "Load average (1, 5, 15 min) at the start: %s; at the end: %s.\n", m.LoadBefore, m.LoadAfter)
+		fmt.Fprintf(&b, " Load average (1, 5, 15 min) at the start: %s; at the end: %s; the highest 1-minute "+
+			"load before any run: %.2f.", m.LoadBefore, m.LoadAfter, m.LoadMax)
 	}
-	if len(m.Baselines) > 0 {
-		var names []string
-		for _, base := range m.Baselines {
-			names = append(names, fmt.Sprintf("%s = %s", m.Short(base), m.Label(base)))
-		}
-		fmt.Fprintf(&b, "Ratios are this row's median over the baseline's, in the same case of this invocation (%s).\n",
-			strings.Join(names, ", "))
-	}
+	b.WriteString("\n\nMedians over the rounds with their 95 % bootstrap interval in brackets; ratios are " +
+		"paired within a round (each round's ratio, then their median and interval).\n")
 	for i := range r.Scenarios {
 		writeScenario(&b, m, &r.Scenarios[i])
 	}
-	writeTargets(&b, r.Targets)
+	if !m.Quick {
+		writeTargets(&b, r.Targets)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -45,13 +48,14 @@ func writeScenario(b *strings.Builder, m Meta, s *Scenario) {
 		writeNotes(b, s.Notes)
 		return
 	}
+	if s.Rounds > 0 {
+		fmt.Fprintf(b, "%s of every variant in every case.\n\n", plural(s.Rounds, "round"))
+	}
 	header := []string{"case", "variant"}
 	for _, c := range s.Columns {
 		header = append(header, c.Header)
-		if c.Ratio {
-			for _, base := range m.Baselines {
-				header = append(header, "× "+m.Short(base))
-			}
+		if c.Ratio && s.Reference != "" {
+			header = append(header, "× "+m.Short(s.Reference))
 		}
 	}
 	if s.CheckHeader != "" {
@@ -75,11 +79,10 @@ func writeScenario(b *strings.Builder, m Meta, s *Scenario) {
 			}
 			cells := []string{label, m.Label(row.Variant)}
 			for _, col := range s.Columns {
-				cells = append(cells, FormatSummary(row.Metrics[col.Metric], col.Digits, col.Spread))
-				if col.Ratio {
-					for _, base := range m.Baselines {
-						cells = append(cells, ratioCell(&c, row, base, col.Metric))
-					}
+				cells = append(cells, FormatSummary(row.Metrics[col.Metric], col.Digits, col.CI))
+				if col.Ratio && s.Reference != "" {
+					e, ok := row.Ratios[col.Metric]
+					cells = append(cells, optional(FormatEstimate(e, 2, "×"), ok))
 				}
 			}
 			if s.CheckHeader != "" {
@@ -89,6 +92,24 @@ func writeScenario(b *strings.Builder, m Meta, s *Scenario) {
 		}
 	}
 	writeNotes(b, s.Notes)
+	writeComparisons(b, s.Comparisons)
+}
+
+// writeComparisons prints the paired estimates the variant groups exist
+// to make, under their scenario's table.
+func writeComparisons(b *strings.Builder, cs []Comparison) {
+	if len(cs) == 0 {
+		return
+	}
+	b.WriteString("\n| case | group | comparison (paired by round) | estimate [95 % interval] |\n| --- | --- | --- | ---: |\n")
+	last := ""
+	for _, c := range cs {
+		label := ""
+		if c.Case != last {
+			label, last = c.Case, c.Case
+		}
+		writeRow(b, []string{label, c.Group, c.What, FormatEstimate(c.Value, c.Digits, c.Unit)})
+	}
 }
 
 func writeTargets(b *strings.Builder, targets []Target) {
@@ -111,14 +132,6 @@ func writeTargets(b *strings.Builder, targets []Target) {
 		}
 		writeRow(b, []string{t.Scenario, t.What, t.Want, t.Got, verdict})
 	}
-}
-
-func ratioCell(c *Case, row Row, base, metric string) string {
-	b := c.Row(base)
-	if b == nil {
-		return ""
-	}
-	return FormatRatio(Ratio(row.Metrics[metric], b.Metrics[metric]))
 }
 
 func writeRow(b *strings.Builder, cells []string) {
@@ -144,48 +157,9 @@ func optional(s string, ok bool) string {
 	return ""
 }
 
-// FormatSummary prints a median, and with spread its min–max:
-// "27,588 (25,101–28,002)". A missing measurement prints as "n/a".
-func FormatSummary(s Summary, digits int, spread bool) string {
-	if s.N == 0 || math.IsNaN(s.Median) {
-		return "n/a"
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
 	}
-	out := FormatNumber(s.Median, digits)
-	if spread && s.N > 1 {
-		out += " (" + FormatNumber(s.Min, digits) + "–" + FormatNumber(s.Max, digits) + ")"
-	}
-	return out
-}
-
-// FormatRatio prints a ratio as "1.52×", or "" if there is none.
-func FormatRatio(r float64) string {
-	if math.IsNaN(r) || math.IsInf(r, 0) {
-		return ""
-	}
-	return strconv.FormatFloat(r, 'f', 2, 64) + "×"
-}
-
-// FormatNumber prints x with digits decimals, grouping thousands with
-// commas from 10,000 up (so a four-digit year-like count stays as is).
-func FormatNumber(x float64, digits int) string {
-	s := strconv.FormatFloat(x, 'f', digits, 64)
-	if math.Abs(x) < 10000 {
-		return s
-	}
-	sign := ""
-	if s[0] == '-' {
-		sign, s = "-", s[1:]
-	}
-	whole, frac, hasFrac := strings.Cut(s, ".")
-	var g strings.Builder
-	for i, d := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			g.WriteByte(',')
-		}
-		g.WriteRune(d)
-	}
-	if hasFrac {
-		return sign + g.String() + "." + frac
-	}
-	return sign + g.String()
+	return fmt.Sprintf("%d %ss", n, what)
 }

@@ -1,9 +1,11 @@
 // Package report turns benchmark measurements into what people read: the
-// Markdown tables on stdout, a JSON file with every raw sample, and SVG bar
+// Markdown tables on stdout, a JSON file with every raw sample, and SVG
 // charts. It sits at the end of bench/: bench/harness fills a Results and
 // hands it here; nothing here runs a benchmark or knows what a scenario
-// measures beyond the columns it is given.
+// measures beyond the columns and comparisons it is given.
 package report
+
+import "loopkit/bench/stats"
 
 // Results are everything one invocation of the benchmark measured.
 type Results struct {
@@ -33,37 +35,52 @@ type Meta struct {
 	CPUModel   string `json:"cpu_model,omitempty"`
 	GOMAXPROCS int    `json:"gomaxprocs"`      // of every client process
 	SiteProcs  int    `json:"site_gomaxprocs"` // of the site process
-	Runs       int    `json:"runs"`
 	Poller     string `json:"poller"`
-	// LoadBefore and LoadAfter are the machine's load averages (1, 5,
-	// 15 min) when the invocation started and ended: on a shared machine
-	// they say how much else was running.
-	LoadBefore string `json:"load_before,omitempty"`
-	LoadAfter  string `json:"load_after,omitempty"`
+	// Quick marks a smoke run, whose figures mean nothing.
+	Quick bool `json:"quick,omitempty"`
+	// Pinning says which processors the site and the clients ran on.
+	Pinning string `json:"pinning"`
+	// Seed is the seed of the rounds' random order.
+	Seed uint64 `json:"seed"`
+	// Seconds is how long the whole invocation took.
+	Seconds float64 `json:"seconds"`
+	// LoadBefore and LoadAfter are the machine's load averages (1, 5, 15
+	// min) when the invocation started and ended, LoadMax the highest
+	// 1-minute load seen before any run: on a shared machine they say how
+	// much else was running.
+	LoadBefore string  `json:"load_before,omitempty"`
+	LoadAfter  string  `json:"load_after,omitempty"`
+	LoadMax    float64 `json:"load_max,omitempty"`
 	// Variants are the variants measured, in the order of the tables.
 	Variants []Variant `json:"variants"`
-	// Baselines are the variants that ratio columns divide by, in order.
-	Baselines []string `json:"baselines"`
 }
 
-// Variant names a variant three ways: its id, a label for tables and
-// charts, and a short form for ratio headers ("× pool").
+// Variant names a variant three ways — its id, a label for tables and
+// charts, a short form for comparisons — and says which group it stands
+// in: "loop", "goroutines, loopkit HTTP", "net/http" or "floor".
 type Variant struct {
 	Name  string `json:"name"`
 	Label string `json:"label"`
 	Short string `json:"short"`
+	Kind  string `json:"kind"`
 }
 
-// Scenario is one of S1–S5: a table, with one case per configuration.
+// Scenario is one of S1–S6: a table with one case per configuration, and
+// the paired comparisons that say what the table means.
 type Scenario struct {
 	ID      string   `json:"id"`
 	Title   string   `json:"title"`
 	Skipped string   `json:"skipped,omitempty"` // why it did not run
 	Notes   []string `json:"notes,omitempty"`   // printed under the table
+	// Rounds is how many times every variant ran in every case.
+	Rounds  int      `json:"rounds"`
 	Columns []Column `json:"columns"`
+	// Reference is the variant the ratio columns divide by.
+	Reference string `json:"reference,omitempty"`
 	// CheckHeader, if set, heads a last column showing Row.Check.
-	CheckHeader string `json:"check_header,omitempty"`
-	Cases       []Case `json:"cases"`
+	CheckHeader string       `json:"check_header,omitempty"`
+	Cases       []Case       `json:"cases"`
+	Comparisons []Comparison `json:"comparisons,omitempty"`
 }
 
 // Column is a column of a scenario's table: a metric of every row.
@@ -72,10 +89,10 @@ type Column struct {
 	Header string `json:"header"`
 	// Digits after the decimal point.
 	Digits int `json:"digits"`
-	// Spread shows min–max next to the median.
-	Spread bool `json:"spread,omitempty"`
-	// Ratio adds a column per baseline: this row's median over the
-	// baseline's, in the same case of the same invocation.
+	// CI shows the median's 95 % interval next to it.
+	CI bool `json:"ci,omitempty"`
+	// Ratio adds a column: this row's value over the reference's, paired
+	// round by round, with its interval.
 	Ratio bool `json:"ratio,omitempty"`
 }
 
@@ -89,65 +106,23 @@ type Case struct {
 type Row struct {
 	Variant string             `json:"variant"`
 	Metrics map[string]Summary `json:"metrics"`
+	// Ratios are, per metric with a ratio column, the paired ratio to the
+	// scenario's reference variant.
+	Ratios map[string]stats.Estimate `json:"ratios,omitempty"`
 	// Check is a verdict shown in the last column, if the scenario has one
 	// (S4: whether the URL set matched).
 	Check   string   `json:"check,omitempty"`
 	Samples []Sample `json:"samples"`
 }
 
-// Sample is what one run of one variant reported about itself, plus what
-// the harness learnt around it (the site's counters, syscall counts).
-type Sample struct {
-	Variant        string  `json:"variant"`
-	OK             int     `json:"ok"`
-	Failed         int     `json:"failed"`
-	FirstError     string  `json:"first_error,omitempty"`
-	WallSeconds    float64 `json:"wall_s"`
-	UserSeconds    float64 `json:"user_s"`
-	SysSeconds     float64 `json:"sys_s"`
-	PeakRSSBytes   int64   `json:"peak_rss_bytes"`
-	PeakGoroutines int     `json:"peak_goroutines"`
-	PeakThreads    int     `json:"peak_threads"`
-	FDSoft         uint64  `json:"fd_soft,omitempty"`
-	FDHard         uint64  `json:"fd_hard,omitempty"`
-	FDRaised       uint64  `json:"fd_raised,omitempty"`
-	ServerPeak     int64   `json:"server_peak_in_flight"`
-	ServerRequests int64   `json:"server_requests"`
-	ServerConns    int64   `json:"server_conns"`
-	// ServerCPUSeconds is what the site process spent during the run,
-	// where the harness can read it (Linux: /proc/<pid>/stat).
-	ServerCPUSeconds float64        `json:"server_cpu_s,omitempty"`
-	Syscalls         map[string]int `json:"syscalls,omitempty"`
-	// URLs a crawl fetched, sorted; compared, then dropped from the JSON.
-	URLs []string `json:"urls,omitempty"`
-}
-
-// Label returns the table label of a variant (its name if unknown).
-func (m Meta) Label(name string) string {
-	for _, v := range m.Variants {
-		if v.Name == name {
-			return v.Label
-		}
-	}
-	return name
-}
-
-// Short returns the short label of a variant (its name if unknown).
-func (m Meta) Short(name string) string {
-	for _, v := range m.Variants {
-		if v.Name == name && v.Short != "" {
-			return v.Short
-		}
-	}
-	return name
-}
-
-// Row returns the row of variant in c, or nil.
-func (c *Case) Row(variant string) *Row {
-	for i := range c.Rows {
-		if c.Rows[i].Variant == variant {
-			return &c.Rows[i]
-		}
-	}
-	return nil
+// Comparison is one paired estimate that a group of variants was built
+// to make: "the same HTTP code, on the loop and on goroutines".
+type Comparison struct {
+	Case  string         `json:"case"`
+	Group string         `json:"group"` // "scheduler", "HTTP client", "floor", "the gap"
+	What  string         `json:"what"`
+	Value stats.Estimate `json:"value"`
+	Unit  string         `json:"unit"` // "×", "%" or a unit after the number
+	// Digits after the decimal point.
+	Digits int `json:"digits"`
 }

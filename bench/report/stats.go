@@ -3,62 +3,66 @@ package report
 import (
 	"encoding/json"
 	"math"
-	"slices"
+
+	"loopkit/bench/stats"
 )
 
-// Summary is the median of a metric over the runs, with its range.
+// Summary is a metric over the rounds: the median with its 95 %
+// bootstrap interval, and the range.
 type Summary struct {
 	Median float64 `json:"median"`
+	Lo     float64 `json:"lo"` // the interval of the median
+	Hi     float64 `json:"hi"`
 	Min    float64 `json:"min"`
 	Max    float64 `json:"max"`
 	N      int     `json:"n"`
 }
 
-// Summarize returns the median, minimum and maximum of values. The
-// median of an even count is the mean of the two middle values. NaNs
-// (a metric a run could not measure) are left out; with nothing left the
-// summary is all NaN, and prints as "n/a".
+// Summarize returns the median of values with its interval, and their
+// minimum and maximum. NaNs (a metric a run could not measure) are left
+// out; with nothing left the summary is all NaN, and prints as "n/a".
 func Summarize(values []float64) Summary {
-	v := make([]float64, 0, len(values))
+	e := stats.MedianCI(values, 1)
+	s := Summary{Median: e.Value, Lo: e.Lo, Hi: e.Hi, N: e.N, Min: math.NaN(), Max: math.NaN()}
 	for _, x := range values {
-		if !math.IsNaN(x) {
-			v = append(v, x)
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			continue
+		}
+		if math.IsNaN(s.Min) || x < s.Min {
+			s.Min = x
+		}
+		if math.IsNaN(s.Max) || x > s.Max {
+			s.Max = x
 		}
 	}
-	if len(v) == 0 {
-		nan := math.NaN()
-		return Summary{Median: nan, Min: nan, Max: nan}
-	}
-	slices.Sort(v)
-	n := len(v)
-	med := v[n/2]
-	if n%2 == 0 {
-		med = (v[n/2-1] + v[n/2]) / 2
-	}
-	return Summary{Median: med, Min: v[0], Max: v[n-1], N: n}
-}
-
-// Ratio is a's median over b's, NaN if either is missing or b is zero.
-func Ratio(a, b Summary) float64 {
-	if b.N == 0 || a.N == 0 || b.Median == 0 {
-		return math.NaN()
-	}
-	return a.Median / b.Median
+	return s
 }
 
 // MarshalJSON writes a missing measurement (NaN) as null, which JSON has
 // and encoding/json would otherwise refuse to write.
 func (s Summary) MarshalJSON() ([]byte, error) {
-	num := func(x float64) *float64 {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil
-		}
-		return &x
-	}
-	return json.Marshal(struct {
-		Median *float64 `json:"median"`
-		Min    *float64 `json:"min"`
-		Max    *float64 `json:"max"`
-		N      int      `json:"n"`
-	}{num(s.Median), num(s.Min), num(s.Max), s.N})
+	return json.Marshal(summaryJSON{num(s.Median), num(s.Lo), num(s.Hi), num(s.Min), num(s.Max), s.N})
 }
+
+type summaryJSON struct {
+	Median *float64 `json:"median"`
+	Lo     *float64 `json:"lo"`
+	Hi     *float64 `json:"hi"`
+	Min    *float64 `json:"min"`
+	Max    *float64 `json:"max"`
+	N      int      `json:"n"`
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote, null as NaN.
+func (s *Summary) UnmarshalJSON(data []byte) error {
+	var w summaryJSON
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	*s = Summary{Median: val(w.Median), Lo: val(w.Lo), Hi: val(w.Hi), Min: val(w.Min), Max: val(w.Max), N: w.N}
+	return nil
+}
+
+func num(x float64) *float64 { return stats.JSONNumber(x) }
+
+func val(p *float64) float64 { return stats.FromJSON(p) }

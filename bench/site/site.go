@@ -47,7 +47,7 @@ func newSite(cfg Config) (*Site, error) {
 		done:      make(chan struct{}),
 		served:    make(chan struct{}),
 	}
-	s.counters.paths = make(map[string]int64)
+	s.counters.paths.Store(newPathTable())
 	s.handler = http.HandlerFunc(s.serveHTTP)
 	return s, nil
 }

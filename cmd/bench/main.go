@@ -1,12 +1,13 @@
-// Command bench runs loopkit's benchmarks: the reactor (callbacks and
-// tasks) against three net/http clients, on the demo site, in five
-// scenarios. See docs/benchmarks.md for what they measure and how to read
-// them.
+// Command bench runs loopkit's benchmarks: loopkit's HTTP code on the
+// loop (callbacks, tasks) and on goroutines, net/http on the same
+// goroutine schedules, and two hand-written floors, on the demo site, in
+// six scenarios. See docs/benchmarks.md for what they measure and how to
+// read them.
 //
-//	go run ./cmd/bench                          # everything: several minutes
-//	go run ./cmd/bench -scenarios S2 -runs 5    # one scenario
-//	go run ./cmd/bench -quick                   # a smoke run of seconds
-//	go run ./cmd/bench -o docs/bench-results    # also JSON and SVG charts
+//	go run ./cmd/bench                            # everything: about an hour
+//	go run ./cmd/bench -scenarios S2 -rounds 5    # one scenario
+//	go run ./cmd/bench -quick                     # a smoke run of seconds; its figures mean nothing
+//	go run ./cmd/bench -o docs/bench-results      # also JSON and SVG charts
 //
 // The Markdown tables go to stdout, progress to stderr. The site and every
 // run of every variant are child processes: this binary re-executed with
@@ -43,15 +44,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.SetOutput(stderr)
 	var (
 		cfg       harness.Config
-		scenarios = flags.String("scenarios", "", "comma-separated `list` of scenarios to run: S1,S2,S3,S4,S5 (default all)")
+		scenarios = flags.String("scenarios", "", "comma-separated `list` of scenarios to run: S1,S2,S3,S4,S5,S6 (default all; -quick: all but S5)")
 		variants  = flags.String("variants", "", "comma-separated `list` of variants (default all): "+strings.Join(harness.Names(), ","))
 		out       = flags.String("o", "", "also write results.json, results.md and SVG charts into `dir`")
 		quiet     = flags.Bool("q", false, "no progress on stderr")
 	)
-	flags.IntVar(&cfg.Runs, "runs", 0, "runs of every variant in every case (default 3; -quick: 1)")
-	flags.IntVar(&cfg.GOMAXPROCS, "gomaxprocs", 2, "GOMAXPROCS of every client process")
-	flags.IntVar(&cfg.SiteGOMAXPROCS, "site-gomaxprocs", 0, "GOMAXPROCS of the site process (default: the number of CPUs)")
-	flags.BoolVar(&cfg.Quick, "quick", false, "small counts: a smoke run that takes seconds, not minutes")
+	flags.IntVar(&cfg.Rounds, "rounds", 0, "rounds of S2, each variant once per round in a random order (default 10; -quick: 1)")
+	flags.DurationVar(&cfg.Duration, "duration", 0, "measured time of every timed run, S2 and S6 (default 5s; -quick: 200ms)")
+	flags.DurationVar(&cfg.Warmup, "warmup", 0, "warm-up before it, not measured (default 1s; -quick: 50ms)")
+	flags.StringVar(&cfg.Pin, "pin", "auto", "auto: the site on CPU 0 and the clients on the others, where the OS allows; off: no pinning")
+	flags.Uint64Var(&cfg.Seed, "seed", 0, "seed of the rounds' random order (default: the time; the report prints it)")
+	flags.IntVar(&cfg.GOMAXPROCS, "gomaxprocs", 0, "GOMAXPROCS of every client process (default: the processors it may use)")
+	flags.IntVar(&cfg.SiteGOMAXPROCS, "site-gomaxprocs", 0, "GOMAXPROCS of the site process (default: the processors it may use)")
+	flags.BoolVar(&cfg.Quick, "quick", false, "a smoke run of seconds: tiny counts, short runs, figures that mean nothing, no targets")
 	flags.IntVar(&cfg.Pages, "pages", 0, "pages of the site crawled in S4 (default 10000; -quick: 300)")
 	flags.StringVar(&cfg.Poller, "poller", "", "the reactor's poller: epoll, kqueue, poll (default: the best there is)")
 	flags.StringVar(&cfg.ProfileDir, "cpuprofile", "", "write a pprof CPU profile of every client run into `dir`")
@@ -68,9 +73,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	cfg.Scenarios = list(*scenarios)
 	cfg.Variants = list(*variants)
-	if cfg.Quick && cfg.Runs == 0 {
-		cfg.Runs = 1
-	}
 	cfg.Command = strings.Join(append([]string{"go run ./cmd/bench"}, args...), " ")
 	if !*quiet {
 		cfg.Progress = stderr

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"loopkit/bench/harness"
+	"loopkit/bench/report"
 )
 
 // The test binary plays the children, as the real binary does.
@@ -23,7 +24,8 @@ func TestBadUsageExitsWithTwo(t *testing.T) {
 	for _, args := range [][]string{
 		{"-scenarios", "S9"},
 		{"-variants", "threads"},
-		{"-runs", "-1"},
+		{"-rounds", "-1"},
+		{"-pin", "sometimes"},
 		{"-nosuchflag"},
 		{"extra"},
 	} {
@@ -48,8 +50,11 @@ func TestQuickRunWritesTablesJSONAndMarkdown(t *testing.T) {
 	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	if !strings.Contains(stdout.String(), "| C = 2 | reactor, tasks |") {
+	if !strings.Contains(stdout.String(), "| C = 2 | loop: tasks |") {
 		t.Errorf("no S1 table on stdout:\n%s", stdout.String())
+	}
+	if !strings.Contains(stdout.String(), report.QuickWarning) || strings.Contains(stdout.String(), "## Targets") {
+		t.Error("a smoke run does not say its figures mean nothing, or checks targets")
 	}
 	if !strings.Contains(stdout.String(), "go run ./cmd/bench -quick -q -scenarios S1") {
 		t.Error("the command is not in the report")

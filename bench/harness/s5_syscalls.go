@@ -17,10 +17,12 @@ import (
 func (b *bench) syscalls(ctx context.Context) (report.Scenario, error) {
 	z := b.sizes
 	sc := report.Scenario{
-		ID:    "S5",
-		Title: fmt.Sprintf("system calls per request: %s × 0 ms at C = %d", report.FormatNumber(float64(z.s5N), 0), z.s5C),
+		ID:        "S5",
+		Title:     fmt.Sprintf("system calls per request: %s × 0 ms at C = %d", report.FormatNumber(float64(z.s5N), 0), z.s5C),
+		Rounds:    1,
+		Reference: refVariant,
 		Columns: []report.Column{
-			{Metric: "sys_total", Header: "syscalls/req", Digits: 2, Spread: true, Ratio: true},
+			{Metric: "sys_total", Header: "syscalls/req", Digits: 2, Ratio: true},
 			{Metric: "sys_read", Header: "read", Digits: 2},
 			{Metric: "sys_write", Header: "write", Digits: 2},
 			{Metric: "sys_epoll", Header: "epoll_wait", Digits: 2},
@@ -34,31 +36,39 @@ func (b *bench) syscalls(ctx context.Context) (report.Scenario, error) {
 		return sc, nil
 	}
 	url := b.delayURL(0)
-	big, err := b.samplesWith(ctx, "S5 "+tool.name, workload.Job{Kind: workload.Fetch, URL: url, N: z.s5N, C: z.s5C}, tool)
+	opt := runOpts{tool: tool}
+	big, err := b.collect(ctx, "S5 "+tool.name, 1, b.variants, workload.Job{Kind: workload.Fetch, URL: url, N: z.s5N, C: z.s5C}, opt)
 	if err != nil {
 		return sc, err
 	}
-	small, err := b.samplesWith(ctx, "S5 "+tool.name+" (small)", workload.Job{Kind: workload.Fetch, URL: url, N: z.s5Small, C: z.s5C}, tool)
+	small, err := b.collect(ctx, "S5 "+tool.name+" (small)", 1, b.variants, workload.Job{Kind: workload.Fetch, URL: url, N: z.s5Small, C: z.s5C}, opt)
 	if err != nil {
 		return sc, err
 	}
 	per := float64(z.s5N - z.s5Small)
-	rows := b.rows(big, func(v string, i int, s report.Sample) map[string]float64 {
+	keys := []string{"total", "read", "write", "epoll", "futex", "other"}
+	smallCounts := make(map[string]map[string]int)
+	for v, ss := range small {
+		if len(ss) > 0 && ss[0].Syscalls != nil {
+			smallCounts[v] = groupSyscalls(ss[0].Syscalls)
+		}
+	}
+	t := b.table(big, func(s report.Sample) map[string]float64 {
 		m := common(s)
-		keys := []string{"total", "read", "write", "epoll", "futex", "other"}
 		for _, k := range keys {
 			m["sys_"+k] = math.NaN()
 		}
-		if i >= len(small[v]) || s.Syscalls == nil || small[v][i].Syscalls == nil {
+		low, ok := smallCounts[s.Variant]
+		if s.Syscalls == nil || !ok {
 			return m
 		}
-		a, b := groupSyscalls(s.Syscalls), groupSyscalls(small[v][i].Syscalls)
+		high := groupSyscalls(s.Syscalls)
 		for _, k := range keys {
-			m["sys_"+k] = float64(a[k]-b[k]) / per
+			m["sys_"+k] = float64(high[k]-low[k]) / per
 		}
 		return m
 	})
-	sc.Cases = append(sc.Cases, report.Case{Label: concurrency(z.s5C), Rows: rows})
+	sc.Cases = append(sc.Cases, report.Case{Label: concurrency(z.s5C), Rows: t.rows(refVariant, "sys_total")})
 	sc.Notes = append(sc.Notes,
 		fmt.Sprintf("Counted with %s; per request = (calls in a run of %d − calls in a run of %d) / %d, so start-up is left out. %s",
 			tool.name, z.s5N, z.s5Small, z.s5N-z.s5Small, tool.note),

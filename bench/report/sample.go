@@ -1,0 +1,79 @@
+package report
+
+import "loopkit/bench/stats"
+
+// Sample is what one run of one variant reported about itself, plus what
+// the harness learnt around it (the site's counters, syscall counts, the
+// kernel's memory).
+type Sample struct {
+	Variant string `json:"variant"`
+	Round   int    `json:"round"` // 1-based; samples of one round are paired
+	Order   int    `json:"order"` // its place in the round's random order
+	// OK and Failed count the whole run; Window the measured part.
+	OK          int     `json:"ok"`
+	Failed      int     `json:"failed"`
+	FirstError  string  `json:"first_error,omitempty"`
+	WallSeconds float64 `json:"wall_s"`
+	Window      Window  `json:"window"`
+
+	PeakRSSBytes   int64  `json:"peak_rss_bytes"`
+	PeakGoroutines int    `json:"peak_goroutines"`
+	PeakThreads    int    `json:"peak_threads"`
+	CPUs           string `json:"cpus,omitempty"` // the processors it was allowed to run on
+	FDSoft         uint64 `json:"fd_soft,omitempty"`
+	FDHard         uint64 `json:"fd_hard,omitempty"`
+	FDRaised       uint64 `json:"fd_raised,omitempty"`
+
+	ServerPeak     int64 `json:"server_peak_in_flight"`
+	ServerRequests int64 `json:"server_requests"`
+	ServerConns    int64 `json:"server_conns"`
+
+	Syscalls map[string]int   `json:"syscalls,omitempty"`
+	Latency  *stats.Histogram `json:"latency,omitempty"`
+	// StallNS is the stall probe's worst lateness, when it ran.
+	StallNS int64   `json:"stall_ns,omitempty"`
+	Memory  *Memory `json:"memory,omitempty"`
+	// URLs a crawl fetched, sorted; compared, then dropped from the JSON.
+	URLs []string `json:"urls,omitempty"`
+}
+
+// Window is the measured part of a run: after the warm-up of a timed job,
+// the whole of a counted one. CPU, switches and answers are differences
+// between its two ends, read in the client process.
+type Window struct {
+	Seconds     float64 `json:"s"`
+	OK          int64   `json:"ok"`
+	Failed      int64   `json:"failed"`
+	UserSeconds float64 `json:"user_s"`
+	SysSeconds  float64 `json:"sys_s"`
+	Voluntary   int64   `json:"voluntary_switches"`
+	Involuntary int64   `json:"involuntary_switches"`
+	// SiteCPUSeconds is what the site process spent in the window and
+	// OtherCPUSeconds what every other process on the machine did, where
+	// /proc says (Measured).
+	SiteCPUSeconds  float64 `json:"site_cpu_s"`
+	OtherCPUSeconds float64 `json:"other_cpu_s"`
+	Measured        bool    `json:"machine_measured"`
+}
+
+// Memory is what S3 reads at the plateau, when every connection is open
+// and holds a request the site has not answered yet.
+type Memory struct {
+	AtSeconds float64 `json:"at_s"` // since the child started
+	// Go's live heap and goroutine stacks, after a GC, before the job
+	// started and at the plateau; RSS the same two moments.
+	HeapBefore    int64 `json:"heap_before"`
+	HeapPlateau   int64 `json:"heap_plateau"`
+	StacksBefore  int64 `json:"stacks_before"`
+	StacksPlateau int64 `json:"stacks_plateau"`
+	RSSBefore     int64 `json:"rss_before"`
+	RSSPlateau    int64 `json:"rss_plateau"`
+	// Established is the requests the site held at the plateau: one per
+	// connection open and carrying a request.
+	Established int64 `json:"established"`
+	// Kernel socket memory, machine-wide, before and at the plateau.
+	KernelBuffersBefore  int64 `json:"kernel_buffers_before"`
+	KernelBuffersPlateau int64 `json:"kernel_buffers_plateau"`
+	KernelObjectsBefore  int64 `json:"kernel_objects_before"`
+	KernelObjectsPlateau int64 `json:"kernel_objects_plateau"`
+}
