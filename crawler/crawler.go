@@ -22,6 +22,7 @@ type Crawler struct {
 	scope    *urlnorm.Scope
 	seen     urlnorm.Seen
 	front    *frontier
+	parser   *parsePool
 	variants map[string]int // distinct queries queued per host and path
 
 	records    []*Record
@@ -54,6 +55,9 @@ func New(l *loop.Loop, cfg Config) (*Crawler, error) {
 	c.front.started = c.started
 	c.scope = urlnorm.NewScope(c.roots, cfg.Lenient)
 	c.client = http1.NewClient(l, cfg.HTTP)
+	c.parser = newParsePool(l, cfg.ParseWorkers, cfg.MaxTasks, cfg.ParseInlineBelow, cfg.ParseBudget)
+	c.front.hold = c.parser.saturated
+	c.parser.onRoom = c.front.dispatch
 	c.stats.Filtered = make(map[string]int)
 	return c, nil
 }
@@ -87,6 +91,7 @@ func (c *Crawler) Crawl(y task.Yield) error {
 		w.Cancel()
 	}
 	task.Gather(y, workers...)
+	c.parser.close(y)
 	return err
 }
 

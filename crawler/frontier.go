@@ -43,7 +43,8 @@ type frontier struct {
 	idle    []*future.Future[job] // parked workers, first come first served
 	timer   *loop.Timer           // wakes dispatch when the top host's time comes
 
-	started func(job) // told of each job handed out (the page budget)
+	started func(job)   // told of each job handed out (the page budget)
+	hold    func() bool // if set and true, nothing is handed out (parsing is behind)
 
 	queued  int                      // URLs in host queues
 	running int                      // jobs handed out and not finished
@@ -121,6 +122,9 @@ func (f *frontier) next(y task.Yield) (job, error) {
 func (f *frontier) dispatch() {
 	now := f.loop.Time()
 	for !f.stopped && len(f.ready) > 0 {
+		if f.hold != nil && f.hold() {
+			return // called again when it lets go
+		}
 		h := f.ready[0]
 		if t := h.server.nextStart; t > now {
 			f.wakeAt(t)

@@ -17,12 +17,15 @@ type Stats struct {
 	RobotsDisallowed int            // URLs robots.txt kept us from
 	Filtered         map[string]int // links not followed, by reason
 	Interrupted      bool           // Interrupt was called
+	ParsedOffLoop    int            // pages parsed by the parse workers, not on the loop
+	ParseBacklogPeak int            // the most bytes of bodies that awaited parsing at once
 }
 
 // Stats returns the current counts.
 func (c *Crawler) Stats() Stats {
 	s := c.stats
 	s.Filtered = maps.Clone(c.stats.Filtered)
+	s.ParsedOffLoop, s.ParseBacklogPeak = c.parser.offLoop, c.parser.peak
 	now := c.loop.Time()
 	for _, h := range c.front.hosts {
 		n := h.queue.len()
