@@ -23,6 +23,7 @@ type Crawler struct {
 	seen     urlnorm.Seen
 	front    *frontier
 	parser   *parsePool
+	shard    *shard // nil on its own; a Group's part otherwise (shard.go)
 	variants map[string]int // distinct queries queued per host and path
 
 	records    []*Record
@@ -71,7 +72,9 @@ func (c *Crawler) Crawl(y task.Yield) error {
 	defer func() { c.elapsed = time.Since(c.start) }()
 	defer c.client.Close()
 	for _, u := range c.roots {
-		c.addRoot(u)
+		if c.owns(u) {
+			c.addRoot(u)
+		}
 	}
 	var workers []future.Awaitable[int]
 	for range c.cfg.MaxTasks {
@@ -79,6 +82,7 @@ func (c *Crawler) Crawl(y task.Yield) error {
 		c.workers = append(c.workers, w)
 		workers = append(workers, w)
 	}
+	c.front.checkEmpty() // with no roots of its own, a Group's shard is quiet at once
 	err := c.front.join(y)
 	// join returns early only if Crawl itself was cancelled: then nothing
 	// new may start, and what is in flight is cancelled.
@@ -130,6 +134,13 @@ func (c *Crawler) started(j job) {
 		return
 	}
 	c.fetching++
+	if c.shard != nil {
+		if c.shard.group.startedPage() {
+			c.front.stop()
+			c.shard.group.stopAll()
+		}
+		return
+	}
 	if c.cfg.MaxPages > 0 && c.fetching >= c.cfg.MaxPages {
 		c.front.stop()
 	}

@@ -26,7 +26,8 @@ func BenchmarkParseHandOff(b *testing.B) {
 	body := make([]byte, 1)
 	b.ReportAllocs()
 	_, err = task.Run(l, func(y task.Yield) (int, error) {
-		for b.Loop() {
+		b.ResetTimer()
+		for range b.N {
 			if _, err := pool.parse(y, "text/html", body, nil); err != nil {
 				return 0, err
 			}
@@ -47,7 +48,7 @@ func BenchmarkParsePage(b *testing.B) {
 		body := []byte(fakePage(size))
 		b.Run(fmt.Sprintf("%dKiB", size>>10), func(b *testing.B) {
 			b.SetBytes(int64(len(body)))
-			for b.Loop() {
+			for range b.N {
 				if p := parsePage("text/html; charset=utf-8", body, page); p.err != nil {
 					b.Fatal(p.err)
 				}

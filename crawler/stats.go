@@ -18,7 +18,7 @@ type Stats struct {
 	Filtered         map[string]int // links not followed, by reason
 	Interrupted      bool           // Interrupt was called
 	ParsedOffLoop    int            // pages parsed by the parse workers, not on the loop
-	ParseBacklogPeak int            // the most bytes of bodies that awaited parsing at once
+	ParseBacklogPeak int            // the most bytes of bodies that awaited parsing at once (a Group: on one loop)
 }
 
 // Stats returns the current counts.
@@ -34,5 +34,30 @@ func (c *Crawler) Stats() Stats {
 			s.WaitingForHost += n
 		}
 	}
+	return s
+}
+
+// add is s and t counted together (a Group's shards).
+func (s Stats) add(t Stats) Stats {
+	s.Done += t.Done
+	s.Fetched += t.Fetched
+	s.Errors += t.Errors
+	s.Retries += t.Retries
+	s.SlowDowns += t.SlowDowns
+	s.InFlight += t.InFlight
+	s.Queued += t.Queued
+	s.WaitingForHost += t.WaitingForHost
+	s.Cancelled += t.Cancelled
+	s.RobotsFetches += t.RobotsFetches
+	s.RobotsDisallowed += t.RobotsDisallowed
+	if s.Filtered == nil {
+		s.Filtered = make(map[string]int)
+	}
+	for k, v := range t.Filtered {
+		s.Filtered[k] += v
+	}
+	s.Interrupted = s.Interrupted || t.Interrupted
+	s.ParsedOffLoop += t.ParsedOffLoop
+	s.ParseBacklogPeak = max(s.ParseBacklogPeak, t.ParseBacklogPeak)
 	return s
 }
