@@ -23,7 +23,7 @@ type Crawler struct {
 	seen     urlnorm.Seen
 	front    *frontier
 	parser   *parsePool
-	shard    *shard // nil on its own; a Group's part otherwise (shard.go)
+	shard    *shard         // nil on its own; a Group's part otherwise (shard.go)
 	variants map[string]int // distinct queries queued per host and path
 
 	records    []*Record
