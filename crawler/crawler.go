@@ -231,3 +231,6 @@ func (c *Crawler) Elapsed() time.Duration {
 	}
 	return c.elapsed
 }
+
+// Loop is the loop the crawler runs on.
+func (c *Crawler) Loop() *loop.Loop { return c.loop }

@@ -111,7 +111,7 @@ func (g *Group) Shard(i int) *Crawler { return g.crawlers[i] }
 func (g *Group) Stats() Stats {
 	var s Stats
 	for _, c := range g.crawlers {
-		s = s.add(c.Stats())
+		s = s.Add(c.Stats())
 	}
 	return s
 }

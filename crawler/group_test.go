@@ -99,7 +99,7 @@ func TestGroupCrawlsWhatOneLoopCrawls(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("%d loops crawled %d URLs, one loop %d; the sets differ", n, len(got), len(want))
 		}
-		if slices.Compact(slices.Clone(got)); len(slices.Compact(slices.Clone(got))) != len(got) {
+		if len(slices.Compact(slices.Clone(got))) != len(got) {
 			t.Errorf("%d loops: a URL was crawled twice", n)
 		}
 		if g.HandedOver() == 0 {

@@ -37,8 +37,8 @@ func (c *Crawler) Stats() Stats {
 	return s
 }
 
-// add is s and t counted together (a Group's shards).
-func (s Stats) add(t Stats) Stats {
+// Add is s and t counted together: a Group's shards, say.
+func (s Stats) Add(t Stats) Stats {
 	s.Done += t.Done
 	s.Fetched += t.Fetched
 	s.Errors += t.Errors
