@@ -28,8 +28,21 @@ func (c *Crawler) addRoot(u *url.URL) {
 
 // follow queues a link or a redirect target if it passes the filters and
 // was not seen before. It reports whether it passed, and whether it was new.
+//
+// With several loops (Group), a link for a server another loop owns
+// passes the filters any loop can apply, then goes to that loop, which
+// applies the rest: it counts as passed here, and as new there, so
+// num_new_urls counts only the new links of the page's own loop.
 func (c *Crawler) follow(u *url.URL, redirects, depth int) (passed, isNew bool) {
-	if reason := c.filter(u, depth); reason != "" {
+	reason := c.filter(u, depth)
+	if reason == "" && !c.owns(u) {
+		c.handOver(u, redirects, depth)
+		return true, false
+	}
+	if reason == "" {
+		reason = c.ownedFilter(u)
+	}
+	if reason != "" {
 		c.stats.Filtered[reason]++
 		return false, false
 	}
@@ -37,7 +50,7 @@ func (c *Crawler) follow(u *url.URL, redirects, depth int) (passed, isNew bool) 
 }
 
 // filter says why u is not crawled, or "" if it may be: the checks every
-// URL passes, links and redirect targets alike.
+// URL passes, links and redirect targets alike, that need no state.
 func (c *Crawler) filter(u *url.URL, depth int) string {
 	switch {
 	case !urlnorm.Crawlable(u):
@@ -51,6 +64,12 @@ func (c *Crawler) filter(u *url.URL, depth int) string {
 	case len(u.String()) > c.cfg.MaxURLLength:
 		return filterLength
 	}
+	return ""
+}
+
+// ownedFilter says why u is not crawled by the checks that need the
+// crawl's state of u's host: only the loop that owns it can apply them.
+func (c *Crawler) ownedFilter(u *url.URL) string {
 	if c.seen.Has(u.String()) {
 		return "" // not new: the caps below were applied when it was
 	}

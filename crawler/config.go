@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"runtime"
 	"strings"
 	"time"
 
@@ -51,6 +52,17 @@ type Config struct {
 	// Grace is how long in-flight fetches may finish after an interrupt
 	// before they are cancelled. [5s]
 	Grace time.Duration
+	// ParseWorkers are the goroutines that parse pages off the loop
+	// (parsepool.go). [GOMAXPROCS; negative: none, every page is parsed on
+	// the loop, as the chapter's crawler did]
+	ParseWorkers int
+	// ParseInlineBelow is the body size under which a page is parsed on
+	// the loop all the same, because its trip to a worker would cost more
+	// than its parsing. [4 KiB: see parsepool.go for the measurement]
+	ParseInlineBelow int
+	// ParseBudget is how many bytes of bodies may await parsing before the
+	// frontier stops handing out jobs until the workers catch up. [8 MiB]
+	ParseBudget int
 	// HTTP configures the client: timeouts and limits. Its UserAgent and
 	// MaxConnsPerHost are set from the fields above.
 	HTTP http1.Options
@@ -106,6 +118,15 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxQueryVariants == 0 {
 		c.MaxQueryVariants = 1000
+	}
+	if c.ParseWorkers == 0 {
+		c.ParseWorkers = runtime.GOMAXPROCS(0)
+	}
+	if c.ParseInlineBelow <= 0 {
+		c.ParseInlineBelow = 4 << 10
+	}
+	if c.ParseBudget <= 0 {
+		c.ParseBudget = 8 << 20
 	}
 	c.HTTP.UserAgent = c.UserAgent
 	// The frontier never has more than PerHost requests in flight to a

@@ -22,6 +22,8 @@ type Crawler struct {
 	scope    *urlnorm.Scope
 	seen     urlnorm.Seen
 	front    *frontier
+	parser   *parsePool
+	shard    *shard         // nil on its own; a Group's part otherwise (shard.go)
 	variants map[string]int // distinct queries queued per host and path
 
 	records    []*Record
@@ -54,6 +56,9 @@ func New(l *loop.Loop, cfg Config) (*Crawler, error) {
 	c.front.started = c.started
 	c.scope = urlnorm.NewScope(c.roots, cfg.Lenient)
 	c.client = http1.NewClient(l, cfg.HTTP)
+	c.parser = newParsePool(l, cfg.ParseWorkers, cfg.MaxTasks, cfg.ParseInlineBelow, cfg.ParseBudget)
+	c.front.hold = c.parser.saturated
+	c.parser.onRoom = c.front.dispatch
 	c.stats.Filtered = make(map[string]int)
 	return c, nil
 }
@@ -67,7 +72,9 @@ func (c *Crawler) Crawl(y task.Yield) error {
 	defer func() { c.elapsed = time.Since(c.start) }()
 	defer c.client.Close()
 	for _, u := range c.roots {
-		c.addRoot(u)
+		if c.owns(u) {
+			c.addRoot(u)
+		}
 	}
 	var workers []future.Awaitable[int]
 	for range c.cfg.MaxTasks {
@@ -75,6 +82,7 @@ func (c *Crawler) Crawl(y task.Yield) error {
 		c.workers = append(c.workers, w)
 		workers = append(workers, w)
 	}
+	c.front.checkEmpty() // with no roots of its own, a Group's shard is quiet at once
 	err := c.front.join(y)
 	// join returns early only if Crawl itself was cancelled: then nothing
 	// new may start, and what is in flight is cancelled.
@@ -87,6 +95,7 @@ func (c *Crawler) Crawl(y task.Yield) error {
 		w.Cancel()
 	}
 	task.Gather(y, workers...)
+	c.parser.close(y)
 	return err
 }
 
@@ -125,6 +134,13 @@ func (c *Crawler) started(j job) {
 		return
 	}
 	c.fetching++
+	if c.shard != nil {
+		if c.shard.group.startedPage() {
+			c.front.stop()
+			c.shard.group.stopAll()
+		}
+		return
+	}
 	if c.cfg.MaxPages > 0 && c.fetching >= c.cfg.MaxPages {
 		c.front.stop()
 	}
@@ -215,3 +231,6 @@ func (c *Crawler) Elapsed() time.Duration {
 	}
 	return c.elapsed
 }
+
+// Loop is the loop the crawler runs on.
+func (c *Crawler) Loop() *loop.Loop { return c.loop }

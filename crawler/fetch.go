@@ -44,7 +44,7 @@ func (c *Crawler) runPage(y task.Yield, j job) verdict {
 	if err != nil { // a response came earlier, but the last retry failed
 		rec.Exception, rec.ErrorKind = ptr(err.Error()), errorKind(err)
 	}
-	c.describeReply(rec, reply, j)
+	c.describeReply(y, rec, reply, j)
 	if giveUp != "" {
 		rec.Exception, rec.ErrorKind = ptr(giveUp), kindRetryAfter
 	}

@@ -43,7 +43,10 @@ type frontier struct {
 	idle    []*future.Future[job] // parked workers, first come first served
 	timer   *loop.Timer           // wakes dispatch when the top host's time comes
 
-	started func(job) // told of each job handed out (the page budget)
+	started func(job)   // told of each job handed out (the page budget)
+	hold    func() bool // if set and true, nothing is handed out (parsing is behind)
+	quiet   func(bool)  // a Group's shard: told when it has nothing left, and when it has again
+	isQuiet bool
 
 	queued  int                      // URLs in host queues
 	running int                      // jobs handed out and not finished
@@ -121,6 +124,9 @@ func (f *frontier) next(y task.Yield) (job, error) {
 func (f *frontier) dispatch() {
 	now := f.loop.Time()
 	for !f.stopped && len(f.ready) > 0 {
+		if f.hold != nil && f.hold() {
+			return // called again when it lets go
+		}
 		h := f.ready[0]
 		if t := h.server.nextStart; t > now {
 			f.wakeAt(t)
@@ -281,10 +287,29 @@ func (f *frontier) stop() {
 // checkEmpty completes empty when nothing is queued, running or waiting
 // to be retried — or, once stopped, when nothing is running.
 func (f *frontier) checkEmpty() {
-	if f.empty.Done() || f.running > 0 {
+	if f.empty.Done() {
 		return
 	}
-	if f.stopped || f.queued == 0 && len(f.delayed) == 0 {
+	nothing := f.running == 0 && (f.stopped || f.queued == 0 && len(f.delayed) == 0)
+	if f.quiet == nil {
+		if nothing {
+			f.empty.SetResult(struct{}{})
+		}
+		return
+	}
+	// One of a Group's shards: its having nothing left is not the end of
+	// the crawl, as another shard may yet send it links. It says when it
+	// falls quiet and when it wakes, and the Group ends the crawl
+	// (finishShard) when every shard is quiet and no link is on its way.
+	if nothing != f.isQuiet {
+		f.isQuiet = nothing
+		f.quiet(nothing)
+	}
+}
+
+// finishShard ends a shard's crawl: join returns.
+func (f *frontier) finishShard() {
+	if !f.empty.Done() {
 		f.empty.SetResult(struct{}{})
 	}
 }

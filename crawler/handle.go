@@ -5,17 +5,16 @@ import (
 	"net/url"
 	"strings"
 
-	"golang.org/x/net/html/charset"
-
 	"loopkit/crawler/http1"
 	"loopkit/crawler/links"
 	"loopkit/crawler/urlnorm"
+	"loopkit/task"
 )
 
 // describeReply fills rec from a reply and acts on what it says: the
 // chapter's fetch() after the response came, and its parse_links(), with
 // redirects and links going through the same filters.
-func (c *Crawler) describeReply(rec *Record, reply *http1.Reply, j job) {
+func (c *Crawler) describeReply(y task.Yield, rec *Record, reply *http1.Reply, j job) {
 	rec.Status = ptr(reply.StatusCode)
 	rec.Size = len(reply.Body)
 	if reply.BodySkipped {
@@ -31,7 +30,7 @@ func (c *Crawler) describeReply(rec *Record, reply *http1.Reply, j job) {
 	case isRedirect(reply.StatusCode):
 		c.followRedirect(rec, reply, page, j.item)
 	case links.IsHTML(rec.ContentType) && reply.StatusCode/100 == 2:
-		c.parseLinks(rec, reply, page, int(j.item.depth))
+		c.parseLinks(y, rec, reply, page, int(j.item.depth))
 	case isText(rec.ContentType):
 		rec.Encoding = reply.Charset()
 	}
@@ -76,23 +75,22 @@ func (c *Crawler) followRedirect(rec *Record, reply *http1.Reply, base *url.URL,
 	c.follow(next, int(it.redirects)-1, int(it.depth))
 }
 
-// parseLinks decodes the page with its charset, extracts its links, and
-// queues those that pass the filters and were not seen before.
-func (c *Crawler) parseLinks(rec *Record, reply *http1.Reply, page *url.URL, depth int) {
-	rec.Encoding = reply.Charset()
-	body := reply.Body
-	if enc, name := charset.Lookup(rec.Encoding); enc != nil && name != "utf-8" {
-		if decoded, err := enc.NewDecoder().Bytes(body); err == nil {
-			body = decoded
-		}
-	}
-	// Links' queries are sent in the page's own encoding, as browsers do.
-	found, err := links.ExtractCharset(body, page, rec.Encoding)
-	if err != nil {
-		rec.Exception, rec.ErrorKind = ptr("parsing links: "+err.Error()), "parse"
+// parseLinks has the page parsed — on a parse worker, unless it is small
+// (parsepool.go) — and queues the links that pass the filters and were not
+// seen before.
+func (c *Crawler) parseLinks(y task.Yield, rec *Record, reply *http1.Reply, page *url.URL, depth int) {
+	p, err := c.parser.parse(y, reply.Header.Get("Content-Type"), reply.Body, page)
+	if err != nil { // cancelled by an interrupt while it was parsed
+		rec.Encoding = reply.Charset()
+		rec.Exception, rec.ErrorKind = ptr("links not parsed: "+err.Error()), errorKind(err)
 		return
 	}
-	for _, link := range found {
+	rec.Encoding = p.encoding
+	if p.err != nil {
+		rec.Exception, rec.ErrorKind = ptr("parsing links: "+p.err.Error()), "parse"
+		return
+	}
+	for _, link := range p.links {
 		passed, isNew := c.follow(link, c.cfg.MaxRedirect, depth+1)
 		if passed {
 			rec.NumURLs++

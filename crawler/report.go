@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -21,8 +22,26 @@ import (
 //	Finished 3 urls in 0.012 secs (max_tasks=100) (2.500 urls/sec/task)
 //	         1 ok
 //	...
-func (c *Crawler) Report(w io.Writer) {
-	elapsed := c.Elapsed()
+func (c *Crawler) Report(w io.Writer) { c.view().report(w) }
+
+// view is what a report is made of: one crawler's, or a Group's merged.
+type view struct {
+	cfg        Config
+	roots      []*url.URL
+	records    []*Record
+	disallowed []string
+	stats      Stats
+	todo       int
+	elapsed    time.Duration
+}
+
+func (c *Crawler) view() view {
+	return view{cfg: c.cfg, roots: c.roots, records: c.records, disallowed: c.disallowed,
+		stats: c.stats, todo: c.Todo(), elapsed: c.Elapsed()}
+}
+
+func (c view) report(w io.Writer) {
+	elapsed := c.elapsed
 	records := slices.Clone(c.records)
 	slices.SortStableFunc(records, func(a, b *Record) int { return strings.Compare(a.URL, b.URL) })
 	tally := map[string]int{}
@@ -57,7 +76,7 @@ func (c *Crawler) Report(w io.Writer) {
 	if c.stats.Interrupted {
 		fmt.Fprintln(w, "Interrupted")
 	}
-	fmt.Fprintln(w, "Todo:", c.Todo())
+	fmt.Fprintln(w, "Todo:", c.todo)
 	fmt.Fprintln(w, "Done:", len(records))
 	fmt.Fprintln(w, "Date:", time.Now().Format(time.ANSIC), "local time")
 }

@@ -10,7 +10,9 @@ import (
 // root's redirects to where they lead. A root left unfetched by an
 // interrupt or the page budget is not a failure, and neither is one whose
 // redirect leaves the crawl's scope.
-func (c *Crawler) FailedRoots() []string {
+func (c *Crawler) FailedRoots() []string { return c.view().failedRoots() }
+
+func (c view) failedRoots() []string {
 	byURL := make(map[string]*Record, len(c.records))
 	for _, r := range c.records {
 		byURL[r.URL] = r
@@ -24,7 +26,7 @@ func (c *Crawler) FailedRoots() []string {
 	return failed
 }
 
-func (c *Crawler) rootFailure(u string, byURL map[string]*Record) string {
+func (c view) rootFailure(u string, byURL map[string]*Record) string {
 	for hops := 0; hops <= c.cfg.MaxRedirect; hops++ {
 		r := byURL[u]
 		switch {

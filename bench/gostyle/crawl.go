@@ -39,7 +39,7 @@ func (c *crawl) fetchAndFollow(get Get, it frontier.Item, release func()) visit 
 		return visit{it: it, err: err}
 	}
 	next, ok := c.f.Follow(it, resp)
-	return visit{it: it, next: next, ok: ok}
+	return visit{it: it, next: next, ok: ok, size: len(resp.Body)}
 }
 
 // visit is a response with its links, ready to be recorded.
@@ -48,6 +48,7 @@ type visit struct {
 	next []frontier.Item
 	ok   bool
 	err  error
+	size int // of the body
 }
 
 // record hands v to the frontier and tallies it: any status is a page,
@@ -62,6 +63,7 @@ func (c *crawl) record(v visit, m *workload.Meter) {
 		m.Fail(v.it.URL + ": links could not be extracted")
 	default:
 		c.f.Record(v.it, v.next)
+		m.Received(v.size)
 		m.OK()
 	}
 }

@@ -43,7 +43,8 @@ type variantOrder struct {
 
 // siteOrder is what a site child is told to serve.
 type siteOrder struct {
-	Pages int `json:"pages"`
+	Pages     int `json:"pages"`
+	PageBytes int `json:"page_bytes,omitempty"` // site.Config.PageBytes
 }
 
 // IsChild reports whether this process was started by the harness to
@@ -139,6 +140,7 @@ func measure(v Variant, o variantOrder) (report.Sample, error) {
 		FDHard:         limit.Hard,
 		FDRaised:       limit.Raised,
 		StallNS:        int64(m.Stall()),
+		BodyBytes:      m.BodyBytes(),
 		URLs:           urls,
 	}
 	if job.Paced() {
@@ -158,7 +160,7 @@ func serveSiteChild(stdin io.Reader, stdout io.Writer) error {
 		return fmt.Errorf("bad order: %w", err)
 	}
 	_, _ = proc.RaiseFDLimit() // if refused, Start or the clients will say so
-	s, err := site.Start(site.Config{Pages: o.Pages}, "127.0.0.1:0")
+	s, err := site.Start(site.Config{Pages: o.Pages, PageBytes: o.PageBytes}, "127.0.0.1:0")
 	if err != nil {
 		return err
 	}

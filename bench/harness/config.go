@@ -117,6 +117,7 @@ type sizes struct {
 	s3N, s3DelayMS, s3Rounds int
 
 	s4C, s4Rounds int
+	s4RealPages   int // S4's second site: real-size pages
 
 	s5N, s5Small, s5C int
 
@@ -131,7 +132,7 @@ func sizesFor(quick bool) sizes {
 			s1N: 6, s1DelayMS: 10, s1Rounds: 1, s1C: []int{2, 0},
 			s2C: []int{16},
 			s3N: 100, s3DelayMS: 250, s3Rounds: 1,
-			s4C: 8, s4Rounds: 1,
+			s4C: 8, s4Rounds: 1, s4RealPages: 100,
 			s5N: 2000, s5Small: 200, s5C: 16,
 			s6C: 16, s6Rounds: 1, s6Fractions: []float64{0.5},
 		}
@@ -145,7 +146,7 @@ func sizesFor(quick bool) sizes {
 		// overflows and SYNs are retried after 1 s and 3 s); the site holds
 		// each request 10 s, so that all are open together for a while.
 		s3N: 10_000, s3DelayMS: 10_000, s3Rounds: 3,
-		s4C: 64, s4Rounds: 5,
+		s4C: 64, s4Rounds: 5, s4RealPages: 600,
 		s5N: 20_000, s5Small: 2_000, s5C: 64,
 		// Percentiles pool thousands of requests per round: five rounds.
 		s6C: 64, s6Rounds: 5, s6Fractions: []float64{0.5, 0.9},

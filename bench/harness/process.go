@@ -44,8 +44,8 @@ type siteProcess struct {
 }
 
 // startSite starts the site child on cpus and waits for its root URL.
-func startSite(self string, pages, gomaxprocs int, cpus []int) (*siteProcess, error) {
-	env, err := childEnv(roleSite, siteOrder{Pages: pages}, gomaxprocs)
+func startSite(self string, order siteOrder, gomaxprocs int, cpus []int) (*siteProcess, error) {
+	env, err := childEnv(roleSite, order, gomaxprocs)
 	if err != nil {
 		return nil, err
 	}

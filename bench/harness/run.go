@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -21,7 +22,8 @@ type bench struct {
 	cfg        Config
 	sizes      sizes
 	site       *siteProcess
-	variants   []string
+	variants   []string            // the variants every scenario runs
+	only       map[string][]string // by scenario: the variants of that one alone (Variant.Only)
 	meta       report.Meta
 	siteCPUs   []int // nil: not pinned
 	clientCPUs []int
@@ -38,13 +40,20 @@ func Run(ctx context.Context, cfg Config) (*report.Results, error) {
 		return nil, err
 	}
 	started := time.Now()
-	b := &bench{cfg: cfg, sizes: sizesFor(cfg.Quick), variants: cfg.Variants,
-		rng: rand.New(rand.NewPCG(cfg.Seed, 0)), capacity: make(map[string]float64)}
+	b := &bench{cfg: cfg, sizes: sizesFor(cfg.Quick),
+		rng: rand.New(rand.NewPCG(cfg.Seed, 0)), capacity: make(map[string]float64), only: make(map[string][]string)}
+	for _, name := range cfg.Variants {
+		if v, _ := Lookup(name); v.Only == "" {
+			b.variants = append(b.variants, name)
+		} else {
+			b.only[v.Only] = append(b.only[v.Only], name)
+		}
+	}
 	b.sizes.pages = cfg.Pages
 	b.pin()
 	b.meta = b.makeMeta()
 	b.logf("starting the site (%d pages, GOMAXPROCS=%d); %s", cfg.Pages, b.meta.SiteProcs, b.meta.Pinning)
-	s, err := startSite(cfg.Self, cfg.Pages, b.meta.SiteProcs, b.siteCPUs)
+	s, err := startSite(cfg.Self, siteOrder{Pages: cfg.Pages}, b.meta.SiteProcs, b.siteCPUs)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +145,7 @@ func (b *bench) makeMeta() report.Meta {
 	} else {
 		m.Pinning = fmt.Sprintf("not pinned: the site and the clients share all %d processors", m.CPUs)
 	}
-	for _, name := range b.variants {
+	for _, name := range b.cfg.Variants {
 		v, _ := Lookup(name)
 		m.Variants = append(m.Variants, v.Variant)
 	}
@@ -173,6 +182,9 @@ func (b *bench) logf(format string, args ...any) {
 type runOpts struct {
 	tool   *syscallTool // count system calls around every child
 	memory bool         // measure memory at the plateau (S3)
+	// everyCPU lets the client run on every processor, the site's too,
+	// with a GOMAXPROCS to match: what several loops need.
+	everyCPU bool
 }
 
 // collect runs job rounds times on every variant of vs. Within a round
@@ -231,7 +243,14 @@ func (b *bench) sampleOnce(ctx context.Context, what, v string, job workload.Job
 	if opt.memory {
 		kernel0, _ = proc.ReadKernelSockets()
 	}
-	p, err := startVariant(ctx, b.cfg.Self, wrapper, b.meta.GOMAXPROCS, b.clientCPUs, order)
+	procs, cpus := b.meta.GOMAXPROCS, b.clientCPUs
+	if opt.everyCPU {
+		procs, cpus = runtime.NumCPU(), nil
+		if b.clientCPUs != nil {
+			cpus = append(slices.Clone(b.siteCPUs), b.clientCPUs...)
+		}
+	}
+	p, err := startVariant(ctx, b.cfg.Self, wrapper, procs, cpus, order)
 	var plateau *plateauReading
 	if err == nil && opt.memory {
 		plateau = b.awaitPlateau(p, job)

@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strconv"
 	"time"
 
@@ -59,6 +60,9 @@ func (b *bench) throughput(ctx context.Context) (report.Scenario, error) {
 			}
 		}
 	}
+	if err := b.onEveryCPU(ctx, &sc); err != nil {
+		return sc, err
+	}
 	sc.Notes = append([]string{
 		"CPU is the client process's user and system time (getrusage) over the requests answered in the window: " +
 			"the kernel's work for its sockets is its system time, the site's is not in it. Switches are the " +
@@ -95,4 +99,45 @@ var rpsPairs = []pair{
 // seconds prints a duration in seconds: "5 s", "0.2 s".
 func seconds(d time.Duration) string {
 	return strconv.FormatFloat(d.Seconds(), 'g', 3, 64) + " s"
+}
+
+// onEveryCPU is S2's last case: the client may use both processors (the
+// site's too), so that two loops can run at once; beside them one loop,
+// and the goroutine answers, which use both processors by themselves.
+// Only here do the several-loop variants run.
+func (b *bench) onEveryCPU(ctx context.Context, sc *report.Scenario) error {
+	if len(b.only["S2"]) == 0 || runtime.NumCPU() < 2 {
+		return nil
+	}
+	var vs []string
+	for _, v := range b.variants {
+		if v == loopVariant || v == fairVariant || v == refVariant {
+			vs = append(vs, v)
+		}
+	}
+	vs = append(vs, b.only["S2"]...)
+	c := b.sizes.s2C[0]
+	job := workload.Job{Kind: workload.Fetch, URL: b.delayURL(0), Warmup: b.cfg.Warmup, Duration: b.cfg.Duration, C: c}
+	label := concurrency(c) + fmt.Sprintf(", the client on all %d processors", runtime.NumCPU())
+	samples, err := b.collect(ctx, "S2 "+label, b.cfg.Rounds, vs, job, runOpts{everyCPU: true})
+	if err != nil {
+		return err
+	}
+	t := b.table(samples, common)
+	sc.Cases = append(sc.Cases, report.Case{Label: label, Rows: t.rows(refVariant, "cpu_us", "rps")})
+	sc.Comparisons = append(sc.Comparisons, t.compare(label, "rps", loopsPairs("req/s"))...)
+	sc.Comparisons = append(sc.Comparisons, t.compare(label, "cpu_us", loopsPairs("CPU/req"))...)
+	sc.Notes = append(sc.Notes, failureNotes(samples, vs)...)
+	sc.Notes = append(sc.Notes, fmt.Sprintf("In the last case every client may use all %d processors, GOMAXPROCS=%d, "+
+		"and shares them with the site: two loops can run at once, and so can the goroutines.", runtime.NumCPU(), runtime.NumCPU()))
+	return nil
+}
+
+// loopsPairs compare one loop with two, and two with the goroutines.
+func loopsPairs(what string) []pair {
+	return []pair{
+		{"loops", "reactor-2-loops", loopVariant, what + ": 2 loops ÷ 1 loop"},
+		{"loops", "reactor-2-loops-locked", "reactor-2-loops", what + ": 2 loops with LockOSThread ÷ without"},
+		{"loops", "reactor-2-loops", fairVariant, what + ": 2 loops ÷ goroutine per conn, same HTTP code"},
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -22,7 +23,7 @@ func (b *bench) crawl(ctx context.Context) (report.Scenario, error) {
 	z := b.sizes
 	sc := report.Scenario{
 		ID:        "S4",
-		Title:     fmt.Sprintf("crawl: the demo site at %s pages, C = %d, the same crawl code on every scheduler", report.FormatNumber(float64(z.pages), 0), z.s4C),
+		Title:     fmt.Sprintf("crawl: the same crawl code on every scheduler; the demo site at %s pages, then %s real-size pages", report.FormatNumber(float64(z.pages), 0), report.FormatNumber(float64(z.s4RealPages), 0)),
 		Rounds:    z.s4Rounds,
 		Reference: refVariant,
 		Columns: []report.Column{
@@ -30,6 +31,7 @@ func (b *bench) crawl(ctx context.Context) (report.Scenario, error) {
 			{Metric: "cpu_us", Header: "CPU µs/page", Digits: 1, CI: true, Ratio: true},
 			{Metric: "user_us", Header: "user", Digits: 1},
 			{Metric: "sys_us", Header: "sys", Digits: 1},
+			{Metric: "mb_s", Header: "MB/s", Digits: 1},
 			{Metric: "stall_ms", Header: "longest stall ms", Digits: 1},
 			{Metric: "rss_mib", Header: "peak RSS MiB", Digits: 1},
 			{Metric: "goroutines", Header: "goroutines"},
@@ -38,26 +40,72 @@ func (b *bench) crawl(ctx context.Context) (report.Scenario, error) {
 		},
 		CheckHeader: "URL set",
 	}
-	var crawlers []string
+	crawlers := slices.Clone(b.only["S4"])
 	for _, name := range b.variants {
 		if v, _ := Lookup(name); v.Crawls {
 			crawlers = append(crawlers, name)
 		}
 	}
-	want, err := expectedURLs(z.pages, b.site.url)
+	var verdicts []string
+	for _, pageBytes := range []int{0, realPageBytes} {
+		pages, label := z.pages, fmt.Sprintf("C = %d", z.s4C)
+		if pageBytes > 0 {
+			pages = z.s4RealPages
+			label = fmt.Sprintf("C = %d, %s pages of %d KiB, the client on all %d processors", z.s4C,
+				report.FormatNumber(float64(pages), 0), pageBytes>>10, runtime.NumCPU())
+		}
+		verdict, err := b.crawlCase(ctx, &sc, crawlers, label, pages, pageBytes)
+		if err != nil {
+			return sc, err
+		}
+		verdicts = append(verdicts, verdict)
+	}
+	sc.Notes = append(sc.Notes, verdicts...)
+	sc.Notes = append(sc.Notes,
+		"Every variant crawls with bench/frontier (crawler/links, crawler/urlnorm, the crawler's redirect and "+
+			"content-type rules); the loop variants parse pages on the loop, the goroutine variants in the goroutine "+
+			"that fetched them. Pages/s and CPU/page are over the whole crawl, start-up included. The floors do not crawl.",
+		"Longest stall: a 1 ms timer set again and again on the variant's scheduler (a loop timer on the loop, a "+
+			"goroutine elsewhere); its worst lateness is the longest the scheduler went without getting to its "+
+			"timers: on the loop, the longest run of callbacks between two polls. Around 1 ms is the timers' own "+
+			"resolution (both round sub-millisecond waits up to 1 ms).")
+	return sc, nil
+}
+
+// realPageBytes is the size of S4's real-size pages: documentation's.
+const realPageBytes = 64 << 10
+
+// crawlCase crawls a site of pages (book pages padded to pageBytes, if
+// not 0) with every crawler: its own site process, its own case.
+func (b *bench) crawlCase(ctx context.Context, sc *report.Scenario, crawlers []string, label string, pages, pageBytes int) (string, error) {
+	z := b.sizes
+	if pageBytes > 0 {
+		real, err := startSite(b.cfg.Self, siteOrder{Pages: pages, PageBytes: pageBytes}, b.meta.SiteProcs, b.siteCPUs)
+		if err != nil {
+			return "", err
+		}
+		defer real.close()
+		main := b.site
+		b.site = real
+		defer func() { b.site = main }()
+	}
+	want, err := expectedURLs(pages, b.site.url)
 	if err != nil {
-		return sc, err
+		return "", err
 	}
 	job := workload.Job{Kind: workload.Crawl, URL: b.site.url, C: z.s4C, Probe: true}
-	samples, err := b.collect(ctx, "S4 crawl", z.s4Rounds, crawlers, job, runOpts{})
+	// Real-size pages are where parsing costs: every client may use every
+	// processor for it, as a crawl on a real machine would.
+	samples, err := b.collect(ctx, "S4 "+label, z.s4Rounds, crawlers, job, runOpts{everyCPU: pageBytes > 0})
 	if err != nil {
-		return sc, err
+		return "", err
 	}
 	t := b.table(samples, func(s report.Sample) map[string]float64 {
 		m := common(s)
-		m["pages_s"], m["urls"], m["stall_ms"] = math.NaN(), float64(len(s.URLs)), math.NaN()
+		m["pages_s"], m["urls"], m["stall_ms"], m["mb_s"] = math.NaN(), float64(len(s.URLs)), math.NaN(), math.NaN()
 		if s.WallSeconds > 0 {
 			m["pages_s"] = float64(s.OK+s.Failed) / s.WallSeconds
+			m["mb_s"] = float64(s.BodyBytes) / 1e6 / s.WallSeconds
 			m["stall_ms"] = float64(s.StallNS) / 1e6
 		}
 		return m
@@ -71,28 +119,20 @@ func (b *bench) crawl(ctx context.Context) (report.Scenario, error) {
 			rows[i].Samples[j].URLs = nil // compared; too many to keep
 		}
 	}
-	label := fmt.Sprintf("C = %d", z.s4C)
 	sc.Cases = append(sc.Cases, report.Case{Label: label, Rows: rows})
-	sc.Comparisons = append(t.compare(label, "pages_s", crawlPairs), t.compare(label, "cpu_us", crawlCPUPairs)...)
-	verdict := fmt.Sprintf("Every run of every variant fetched exactly the %d URLs of the site's own link graph "+
-		"(site.Expected, robots.txt off).", len(want))
-	if !same {
-		verdict = fmt.Sprintf("NOT every run fetched the %d URLs of the site's link graph (site.Expected): "+
-			"see the URL set column.", len(want))
-	}
-	sc.Notes = append(sc.Notes, verdict,
-		"Every variant crawls with bench/frontier (crawler/links, crawler/urlnorm, the crawler's redirect and "+
-			"content-type rules); the loop variants parse pages on the loop, the goroutine variants in the goroutine "+
-			"that fetched them. Pages/s and CPU/page are over the whole crawl, start-up included. The floors do not crawl.",
-		"Longest stall: a 1 ms timer set again and again on the variant's scheduler (a loop timer on the loop, a "+
-			"goroutine elsewhere); its worst lateness is the longest the scheduler went without getting to its "+
-			"timers: on the loop, the longest run of callbacks between two polls. Around 1 ms is the timers' own "+
-			"resolution (both round sub-millisecond waits up to 1 ms).")
+	sc.Comparisons = append(sc.Comparisons, t.compare(label, "pages_s", crawlPairs)...)
+	sc.Comparisons = append(sc.Comparisons, t.compare(label, "cpu_us", crawlCPUPairs)...)
 	sc.Notes = append(sc.Notes, failureNotes(samples, crawlers)...)
-	return sc, nil
+	if !same {
+		return fmt.Sprintf("%s: NOT every run fetched the %d URLs of the site's link graph (site.Expected): "+
+			"see the URL set column.", label, len(want)), nil
+	}
+	return fmt.Sprintf("%s: every run of every variant fetched exactly the %d URLs of the site's own link graph "+
+		"(site.Expected, robots.txt off).", label, len(want)), nil
 }
 
 var crawlPairs = []pair{
+	{"waiting and computing", parseOffVariant, loopVariant, "pages/s: loop callbacks, parsing off the loop ÷ on it"},
 	{"scheduler", loopVariant, fairVariant, "pages/s: loop callbacks ÷ goroutine per conn, same crawl and HTTP code"},
 	{"scheduler", "reactor-tasks", fairVariant, "pages/s: loop tasks ÷ goroutine per conn"},
 	{"HTTP client", fairVariant, refVariant, "pages/s: loopkit's HTTP code ÷ net/http, goroutine per conn"},

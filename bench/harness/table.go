@@ -23,7 +23,7 @@ type table struct {
 // table computes f for every sample.
 func (b *bench) table(samples map[string][]report.Sample, f func(report.Sample) map[string]float64) *table {
 	t := &table{samples: samples, values: make(map[string]map[string][]float64)}
-	for _, v := range b.variants {
+	for _, v := range Names() { // table order, whichever scenario's variants these are
 		if len(samples[v]) == 0 {
 			continue
 		}

@@ -145,5 +145,6 @@ func visit(f *frontier.Frontier, it frontier.Item, reply *http1.Reply, err error
 		m.Fail(it.URL + ": links could not be extracted")
 		return
 	}
+	m.Received(len(reply.Body))
 	m.OK()
 }

@@ -31,8 +31,10 @@ type Sample struct {
 	Syscalls map[string]int   `json:"syscalls,omitempty"`
 	Latency  *stats.Histogram `json:"latency,omitempty"`
 	// StallNS is the stall probe's worst lateness, when it ran.
-	StallNS int64   `json:"stall_ns,omitempty"`
-	Memory  *Memory `json:"memory,omitempty"`
+	StallNS int64 `json:"stall_ns,omitempty"`
+	// BodyBytes are the bytes of a crawl's page bodies.
+	BodyBytes int64   `json:"body_bytes,omitempty"`
+	Memory    *Memory `json:"memory,omitempty"`
 	// URLs a crawl fetched, sorted; compared, then dropped from the JSON.
 	URLs []string `json:"urls,omitempty"`
 }

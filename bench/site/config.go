@@ -24,6 +24,10 @@ type Config struct {
 	// CrawlDelay, when positive, is announced in robots.txt as "Crawl-delay" for every
 	// agent. It is off by default so that crawls run at full speed.
 	CrawlDelay time.Duration
+	// PageBytes, when positive, pads every book page with prose and links
+	// to at least this many bytes of HTML (prose.go): real documentation's
+	// 30–100 KB instead of the shop's 1–2 KB. The link graph is the same.
+	PageBytes int
 	// Public allows Start to listen on a non-loopback address. Off by default: a test
 	// site should never be reachable from another machine by accident.
 	Public bool
@@ -38,6 +42,7 @@ const (
 	maxPages  = 1_000_000
 	maxFanOut = 1000
 	maxDepth  = 1000
+	maxBytes  = 4 << 20
 )
 
 // withDefaults returns cfg with zero fields replaced by their defaults, or an error
@@ -60,6 +65,8 @@ func (cfg Config) withDefaults() (Config, error) {
 		return cfg, fmt.Errorf("%w: fan-out must be between 1 and %d, not %d", ErrConfig, maxFanOut, cfg.FanOut)
 	case cfg.Depth < 1 || cfg.Depth > maxDepth:
 		return cfg, fmt.Errorf("%w: depth must be between 1 and %d, not %d", ErrConfig, maxDepth, cfg.Depth)
+	case cfg.PageBytes < 0 || cfg.PageBytes > maxBytes:
+		return cfg, fmt.Errorf("%w: page bytes must be between 0 and %d, not %d", ErrConfig, maxBytes, cfg.PageBytes)
 	case cfg.CrawlDelay < 0:
 		return cfg, fmt.Errorf("%w: crawl delay must not be negative, not %v", ErrConfig, cfg.CrawlDelay)
 	}

@@ -246,6 +246,7 @@ func TestReferenceCrawlOtherShapes(t *testing.T) {
 		{Pages: 1},
 		{Pages: 60, FanOut: 1, Depth: 1, Seed: 2},
 		{Pages: 1200, FanOut: 7, Depth: 5, Seed: 3},
+		{Pages: 120, Seed: 4, PageBytes: 64 << 10}, // real-size pages: the same graph
 	} {
 		s, err := newSite(cfg)
 		if err != nil {
@@ -275,4 +276,35 @@ func diff(got, want []string) string {
 		}
 	}
 	return b.String()
+}
+
+// TestPaddedBookPages checks PageBytes from the other side: a book page is
+// at least that big, and has a link every few hundred bytes.
+func TestPaddedBookPages(t *testing.T) {
+	const size = 50 << 10
+	s, err := newSite(Config{Pages: 60, Seed: 5, PageBytes: size})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.addr = "127.0.0.1:8080"
+	books := 0
+	for _, u := range s.Expected(false) {
+		if !strings.Contains(u, "/catalogue/") || strings.Contains(u, "/category/") {
+			continue
+		}
+		status, _, body, _ := inProcess(s.Handler())(u)
+		if status != http.StatusOK {
+			continue
+		}
+		books++
+		if len(body) < size || len(body) > size+2048 {
+			t.Errorf("%s: %d bytes, want %d to %d", u, len(body), size, size+2048)
+		}
+		if links := bytes.Count(body, []byte("<a href=")); links < size/400 {
+			t.Errorf("%s: %d links in %d bytes, want one per 400 bytes or more", u, links, len(body))
+		}
+	}
+	if books < 20 {
+		t.Fatalf("only %d book pages checked", books)
+	}
 }

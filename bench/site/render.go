@@ -20,6 +20,7 @@ const (
 // appendBook renders /catalogue/<slug>_<id>/index.html. Its links are relative to that
 // directory: "../../" is the home page, "../<slug>_<id>/" a sibling book.
 func (c *catalogue) appendBook(b []byte, id int) []byte {
+	start := len(b)
 	slug := c.slugs[id-1]
 	cat := &c.cats[c.catOf[id-1]]
 	b = append(b, pageStart...)
@@ -50,6 +51,7 @@ func (c *catalogue) appendBook(b []byte, id int) []byte {
 		b = append(b, "<li><a href=\"../out-of-print_0/index.html\">Out of print</a></li>\n"...)
 	}
 	b = append(b, "</ul>\n<h2 id=\"reviews\">Reviews</h2>\n<p>No reviews yet.</p>\n"...)
+	b = c.appendProse(b, id, start+c.padTo-len(pageEnd))
 	return append(b, pageEnd...)
 }
 

@@ -24,6 +24,7 @@ type Meter struct {
 	ok, failed atomic.Int64
 	firstError atomic.Pointer[string]
 	stall      atomic.Int64 // the stall probe's worst lateness, ns
+	bodyBytes  atomic.Int64 // bytes of the bodies of a crawl's pages
 
 	// Latency holds, for a paced job, the latency of every request due
 	// inside the measured window, from when it was due to its answer.
@@ -188,3 +189,9 @@ func (m *Meter) ProbeGoroutine(stop <-chan struct{}) {
 		}
 	}
 }
+
+// Received counts n bytes of a crawled page's body.
+func (m *Meter) Received(n int) { m.bodyBytes.Add(int64(n)) }
+
+// BodyBytes is what Received counted.
+func (m *Meter) BodyBytes() int64 { return m.bodyBytes.Load() }

@@ -57,6 +57,11 @@ type Job struct {
 	// Poller picks the reactor's poller ("epoll", "poll"; "" for the
 	// best). Variants on Go's runtime ignore it.
 	Poller string `json:"poller,omitempty"`
+	// Loops is how many event loops a reactor variant that can use
+	// several runs on (bench/reactor CallbacksOnLoops) [1]; LockOSThread
+	// wires each loop's goroutine to its own thread.
+	Loops        int  `json:"loops,omitempty"`
+	LockOSThread bool `json:"lock_os_thread,omitempty"`
 	// Probe asks for the stall probe: how late a 1 ms timer fires on the
 	// variant's scheduler (see Meter.Late).
 	Probe bool `json:"probe,omitempty"`

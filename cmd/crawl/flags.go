@@ -9,9 +9,11 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"runtime"
 	"strconv"
 	"time"
 
+	"loopkit/bench/site"
 	"loopkit/crawler"
 )
 
@@ -25,6 +27,8 @@ type options struct {
 	verbose  int
 	quiet    bool
 	insecure bool
+	loops    int // --loops: 1 is one loop and one Crawler; more is a crawler.Group (group.go)
+	demo     site.Config
 }
 
 // count is a flag that counts its repetitions: -v -v, or -v=2.
@@ -90,6 +94,10 @@ func parseFlags(args []string, stdout io.Writer) (*options, []string, error) {
 	fs.StringVar(&o.trace, "trace", "", "write one JSON line per turn of the event loop to `FILE` (see docs/tutorial.md)")
 	fs.StringVar(&o.timeline, "timeline", "", "draw every request, one lane per connection, split into its phases, in `FILE.svg`")
 	fs.StringVar(&o.poller, "poller", "", "epoll, kqueue or poll (default: the best this OS has)")
+	fs.IntVar(&o.loops, "loops", crawler.DefaultLoops(), "event loops, one goroutine each; servers are shared out between them by a hash of their names (1: one loop, the simplest)")
+	parseWorkers := fs.Int("parse_workers", runtime.GOMAXPROCS(0), "goroutines that parse pages off the loops (0: every page is parsed on its loop)")
+	fs.IntVar(&o.demo.Pages, "demo_pages", 0, "with no ROOT: pages of the demo site (default 200)")
+	fs.IntVar(&o.demo.PageBytes, "demo_page_bytes", 0, "with no ROOT: pad the demo site's book pages to this many bytes, as real documentation pages are (30000-100000)")
 	fs.IntVar(&c.PerHost, "per_host", 8, "requests in flight per host, at most (a host starts at one and earns more)")
 	fs.DurationVar(&c.Delay, "delay", 0, "minimum spacing between request starts per host")
 	fs.BoolVar(&c.Jitter, "jitter", false, "add up to 50% random extra to each spacing")
@@ -130,6 +138,26 @@ func parseFlags(args []string, stdout io.Writer) (*options, []string, error) {
 		return nil, nil, errors.New("--max_redirect, --max_pages, --max_depth and --delay cannot be negative, --per_host must be at least 1")
 	case c.MaxPagesPerHost < 0, c.MaxQueryVariants < 0, c.MaxURLLength < 1, c.MaxRetryAfter <= 0:
 		return nil, nil, errors.New("--max_pages_per_host and --max_query_variants cannot be negative; --max_url_length and --max_retry_after must be positive")
+	}
+	switch {
+	case o.loops < 1 || o.loops > 256:
+		return nil, nil, errors.New("--loops must be between 1 and 256")
+	case *parseWorkers < 0:
+		return nil, nil, errors.New("--parse_workers cannot be negative")
+	case o.demo.Pages < 0 || o.demo.PageBytes < 0:
+		return nil, nil, errors.New("--demo_pages and --demo_page_bytes cannot be negative")
+	}
+	if (o.trace != "" || o.timeline != "") && o.loops > 1 {
+		// One loop's turns, one client's connections: with several loops
+		// the trace would interleave them, and connection numbers repeat.
+		if isSet(fs, "loops") {
+			return nil, nil, errors.New("--trace and --timeline follow one loop: use them with --loops 1")
+		}
+		o.loops = 1
+	}
+	c.ParseWorkers = *parseWorkers
+	if c.ParseWorkers == 0 {
+		c.ParseWorkers = -1 // Config's zero means the default; negative means none
 	}
 	if c.MaxQueryVariants == 0 {
 		c.MaxQueryVariants = -1 // Config's zero means the default; negative means none

@@ -53,10 +53,10 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 		fmt.Fprintln(stderr, "crawl: WARNING: --insecure: https certificates are not verified; anyone between here and the servers can read and change what is crawled")
 	}
 	if len(roots) == 0 {
-		demo, err := site.Start(site.Config{}, "127.0.0.1:0")
+		demo, err := site.Start(o.demo, "127.0.0.1:0")
 		if err != nil {
 			fmt.Fprintf(stderr, "crawl: starting the demo site: %v\n", err)
-			return 1
+			return 2 // its flags were out of range
 		}
 		defer demo.Close()
 		roots = []string{demo.URL()}
@@ -69,6 +69,9 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 		}
 	}
 	o.cfg.Roots = roots
+	if o.loops > 1 {
+		return runGroup(o, stdout, stderr, interrupt, notice) // group.go
+	}
 
 	l, finishLoop, err := newLoop(o, stderr) // trace.go: the loop's stats and --trace
 	if err != nil {
@@ -77,35 +80,11 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 	}
 	defer finishLoop() // closes the loop, then prints its stats
 
-	if o.output != "" {
-		out, err := createJSONL(o.output)
-		if err != nil {
-			fmt.Fprintf(stderr, "crawl: %v\n", err)
-			return 1
-		}
-		defer func() {
-			if err := out.close(); err != nil {
-				fmt.Fprintf(stderr, "crawl: writing %s: %v\n", o.output, err)
-			}
-		}()
-		failed := false
-		o.cfg.OnRecord = func(r *crawler.Record) {
-			if err := out.write(r); err != nil && !failed {
-				failed = true // said once: a full disk fails every line
-				fmt.Fprintf(stderr, "crawl: writing %s: %v\n", o.output, err)
-			}
-		}
+	closeOutput, ok := setOutput(o, stderr)
+	if !ok {
+		return 1
 	}
-	if o.verbose > 0 {
-		write := o.cfg.OnRecord
-		o.cfg.OnRecord = func(r *crawler.Record) {
-			if write != nil {
-				write(r)
-			}
-			fmt.Fprintln(stderr, describe(r))
-		}
-		o.cfg.OnDisallowed = func(url string) { fmt.Fprintf(stderr, "%s disallowed by robots.txt\n", url) }
-	}
+	defer closeOutput()
 	o.cfg.OnNotice = func(msg string) { notice("%s", msg) }
 	defer startTimeline(o, notice)() // timeline.go: --timeline, drawn when the crawl is over
 
@@ -125,11 +104,64 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 		fmt.Fprint(stderr, "\r\033[K")
 	}
 	c.Report(stdout)
+	notice("%s", parseLine(c.Stats(), o.cfg))
 	return exitStatus(c, err, stderr)
 }
 
+// setOutput sets the callbacks that write -o's JSON Lines and -v's lines.
+// closeOutput flushes and closes -o's file; ok is false if it could not
+// be created (said on stderr).
+func setOutput(o *options, stderr io.Writer) (closeOutput func(), ok bool) {
+	closeOutput = func() {}
+	if o.output != "" {
+		out, err := createJSONL(o.output)
+		if err != nil {
+			fmt.Fprintf(stderr, "crawl: %v\n", err)
+			return nil, false
+		}
+		closeOutput = func() {
+			if err := out.close(); err != nil {
+				fmt.Fprintf(stderr, "crawl: writing %s: %v\n", o.output, err)
+			}
+		}
+		failed := false
+		o.cfg.OnRecord = func(r *crawler.Record) {
+			if err := out.write(r); err != nil && !failed {
+				failed = true // said once: a full disk fails every line
+				fmt.Fprintf(stderr, "crawl: writing %s: %v\n", o.output, err)
+			}
+		}
+	}
+	if o.verbose > 0 {
+		write := o.cfg.OnRecord
+		o.cfg.OnRecord = func(r *crawler.Record) {
+			if write != nil {
+				write(r)
+			}
+			fmt.Fprintln(stderr, describe(r))
+		}
+		o.cfg.OnDisallowed = func(url string) { fmt.Fprintf(stderr, "%s disallowed by robots.txt\n", url) }
+	}
+	return closeOutput, true
+}
+
+// parseLine says where the crawl's pages were parsed.
+func parseLine(s crawler.Stats, cfg crawler.Config) string {
+	if cfg.ParseWorkers < 0 {
+		return fmt.Sprintf("parsing: every page on the loop (--parse_workers 0)")
+	}
+	return fmt.Sprintf("parsing: %d pages off the loop on %d workers, the rest on the loop; at most %d KiB of bodies awaited parsing",
+		s.ParsedOffLoop, cfg.ParseWorkers, s.ParseBacklogPeak>>10)
+}
+
+// outcome is what exitStatus needs of a crawl: a Crawler's or a Group's.
+type outcome interface {
+	Stats() crawler.Stats
+	FailedRoots() []string
+}
+
 // exitStatus says how the crawl went, and on stderr why it failed.
-func exitStatus(c *crawler.Crawler, err error, stderr io.Writer) int {
+func exitStatus(c outcome, err error, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "crawl: %v\n", err)
 		return 1

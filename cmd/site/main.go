@@ -47,6 +47,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.IntVar(&cfg.FanOut, "fanout", 20, "`n` books per category list page")
 	flags.IntVar(&cfg.Depth, "depth", 3, "`n` list pages per category")
 	flags.Int64Var(&cfg.Seed, "seed", 0, "the `seed` that picks titles and links")
+	flags.IntVar(&cfg.PageBytes, "page-bytes", 0, "pad book pages with prose and links to `n` bytes, as real documentation pages are (0: the shop's small pages)")
 	flags.DurationVar(&cfg.CrawlDelay, "crawl-delay", 0, "announce this Crawl-delay in robots.txt (0: none)")
 	flags.BoolVar(&cfg.Public, "public", false, "allow a non-loopback -addr")
 

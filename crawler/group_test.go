@@ -1,0 +1,187 @@
+package crawler_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"loopkit/crawler"
+	"loopkit/loop"
+)
+
+// ring starts hosts servers on 127.0.0.1, each with pages /0 to /pages-1:
+// /i links to /i+1 on its own server and to /i on the next server, so
+// half the links cross from one server — and often one loop — to another.
+func ring(t *testing.T, hosts, pages int) []string {
+	t.Helper()
+	roots := make([]string, hosts)
+	servers := make([]*httptest.Server, hosts)
+	for h := range hosts {
+		servers[h] = httptest.NewUnstartedServer(nil)
+		roots[h] = "http://" + servers[h].Listener.Addr().String() + "/0"
+	}
+	for h, srv := range servers {
+		next := strings.TrimSuffix(roots[(h+1)%hosts], "/0")
+		srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			var i int
+			if _, err := fmt.Sscanf(r.URL.Path, "/%d", &i); err != nil || i >= pages {
+				http.NotFound(w, r)
+				return
+			}
+			html(fmt.Sprintf("/%d", i+1), fmt.Sprintf("%s/%d", next, i))(w, r)
+		})
+		srv.Start()
+		t.Cleanup(srv.Close)
+	}
+	return roots
+}
+
+// crawlGroup crawls on a loop.Group of n loops and returns the crawl.
+func crawlGroup(t *testing.T, n int, cfg crawler.Config) *crawler.Group {
+	t.Helper()
+	lg, err := loop.NewGroup(n, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := lg.Close(); err != nil {
+			t.Error(err)
+		}
+	}()
+	g, err := crawler.NewGroup(lg, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- g.Crawl() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(60 * time.Second):
+		g.Interrupt()
+		t.Fatalf("the crawl on %d loops hung", n)
+	}
+	return g
+}
+
+func urlsOf(recs []*crawler.Record) []string {
+	var out []string
+	for _, r := range recs {
+		out = append(out, r.URL)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// One loop and several crawl the same URLs, each once, and with several
+// the links really cross between loops.
+func TestGroupCrawlsWhatOneLoopCrawls(t *testing.T) {
+	roots := ring(t, 6, 15)
+	// Every server's /0 is a root, so that all are in scope; the links
+	// across servers are what crosses between loops.
+	cfg := crawler.Config{Roots: roots, NoRobots: true, MaxTasks: 12}
+	one, _ := crawl(t, cfg)
+	want := urlsOf(one.Records())
+	if len(want) != 6*16 { // 15 pages and a 404 per server
+		t.Fatalf("one loop crawled %d URLs, want %d", len(want), 6*16)
+	}
+	for _, n := range []int{2, 3} {
+		g := crawlGroup(t, n, cfg)
+		got := urlsOf(g.Records())
+		if !slices.Equal(got, want) {
+			t.Errorf("%d loops crawled %d URLs, one loop %d; the sets differ", n, len(got), len(want))
+		}
+		if len(slices.Compact(slices.Clone(got))) != len(got) {
+			t.Errorf("%d loops: a URL was crawled twice", n)
+		}
+		if g.HandedOver() == 0 {
+			t.Errorf("%d loops: no link crossed between loops", n)
+		}
+		if s := g.Stats(); s.Done != len(want) || s.Fetched != len(want) {
+			t.Errorf("%d loops: stats %+v, want %d done and fetched", n, s, len(want))
+		}
+		if failed := g.FailedRoots(); len(failed) != 0 {
+			t.Errorf("%d loops: failed roots %v", n, failed)
+		}
+	}
+}
+
+// The page budget holds across loops, give or take one page per other
+// loop, and the crawl still ends.
+func TestGroupPageBudget(t *testing.T) {
+	roots := ring(t, 4, 50)
+	g := crawlGroup(t, 3, crawler.Config{Roots: roots, NoRobots: true, MaxPages: 20, MaxTasks: 6})
+	if done := g.Stats().Done; done < 20 || done > 20+2 {
+		t.Fatalf("%d pages done with --max_pages 20 on 3 loops, want 20 to 22", done)
+	}
+}
+
+// A chain of servers, each page linking only to the next server's: at
+// every moment one loop has one page to do and the others nothing, so the
+// crawl goes on only if a link on its way to another loop counts as work.
+func TestGroupFollowsAChainAcrossLoops(t *testing.T) {
+	const hosts = 8
+	addrs := make([]string, hosts)
+	servers := make([]*httptest.Server, hosts)
+	for h := range hosts {
+		servers[h] = httptest.NewUnstartedServer(nil)
+		addrs[h] = servers[h].Listener.Addr().String()
+	}
+	var roots []string
+	for h, srv := range servers {
+		next := "http://" + addrs[(h+1)%hosts] + "/chain"
+		srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch r.URL.Path {
+			case "/chain":
+				html(next)(w, r)
+			case "/leaf":
+				html()(w, r)
+			default:
+				http.NotFound(w, r)
+			}
+		})
+		srv.Start()
+		t.Cleanup(srv.Close)
+		if h == 0 {
+			roots = append(roots, "http://"+addrs[h]+"/chain")
+		} else {
+			roots = append(roots, "http://"+addrs[h]+"/leaf") // in scope, and a dead end
+		}
+	}
+	for range 5 {
+		g := crawlGroup(t, 3, crawler.Config{Roots: roots, NoRobots: true})
+		if got := len(g.Records()); got != 2*hosts-1 {
+			t.Fatalf("%d records, want %d: the crawl ended with links on their way", got, 2*hosts-1)
+		}
+	}
+}
+
+// A crawl on a closed group of loops leaves no goroutine (loops, parse
+// workers, connections) and no file descriptor behind.
+func TestGroupLeavesNothingBehind(t *testing.T) {
+	roots := ring(t, 4, 10)
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skip("no /proc/self/fd here")
+	}
+	fds, goroutines := len(entries), runtime.NumGoroutine()
+	crawlGroup(t, 3, crawler.Config{Roots: roots, NoRobots: true, ParseWorkers: 2, ParseInlineBelow: 1})
+	var nowFDs, nowG int
+	for range 300 { // the servers notice closed connections in their own time
+		entries, _ := os.ReadDir("/proc/self/fd")
+		nowFDs, nowG = len(entries), runtime.NumGoroutine()
+		if nowFDs <= fds && nowG <= goroutines {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("after the crawl: %d fds (%d before), %d goroutines (%d before)", nowFDs, fds, nowG, goroutines)
+}
