@@ -148,7 +148,7 @@ func setOutput(o *options, stderr io.Writer) (closeOutput func(), ok bool) {
 // parseLine says where the crawl's pages were parsed.
 func parseLine(s crawler.Stats, cfg crawler.Config) string {
 	if cfg.ParseWorkers < 0 {
-		return fmt.Sprintf("parsing: every page on the loop (--parse_workers 0)")
+		return "parsing: every page on the loop (--parse_workers 0)"
 	}
 	return fmt.Sprintf("parsing: %d pages off the loop on %d workers, the rest on the loop; at most %d KiB of bodies awaited parsing",
 		s.ParsedOffLoop, cfg.ParseWorkers, s.ParseBacklogPeak>>10)
