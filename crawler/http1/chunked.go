@@ -33,8 +33,11 @@ func (p *Parser) readChunked(b []byte) (int, error) {
 	switch p.state {
 	case stateChunkSize:
 		line, n, ok, err := p.readChunkLine(b)
-		if err == nil {
-			err = p.frame(n)
+		if err == nil && ok {
+			// Counted once the line is whole (it is at most maxChunkLine
+			// long meanwhile), so that a bad line is the same error
+			// however its bytes were split between reads.
+			err = p.frame(len(line) + len("\r\n"))
 		}
 		if !ok || err != nil || p.state == stateDone {
 			return n, err
