@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"loopkit/bench/site"
 	"loopkit/crawler"
 	"loopkit/loop"
+	"loopkit/site"
 	"loopkit/task"
 )
 

@@ -3,9 +3,9 @@ package crawler_test
 import (
 	"fmt"
 
-	"loopkit/bench/site"
 	"loopkit/crawler"
 	"loopkit/loop"
+	"loopkit/site"
 	"loopkit/task"
 )
 

@@ -41,7 +41,7 @@ func BenchmarkParseHandOff(b *testing.B) {
 }
 
 // BenchmarkParsePage is parsePage on pages like the demo site's padded
-// ones (bench/site PageBytes): a link every ~250 bytes.
+// ones (site PageBytes): a link every ~250 bytes.
 func BenchmarkParsePage(b *testing.B) {
 	page, _ := url.Parse("http://a.test/catalogue/book_1/index.html")
 	for _, size := range []int{1 << 10, 4 << 10, 16 << 10, 64 << 10} {

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"loopkit/bench/site"
 	"loopkit/crawler"
+	"loopkit/site"
 )
 
 func startSite(t *testing.T) *site.Site {

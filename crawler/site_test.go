@@ -4,8 +4,8 @@ import (
 	"slices"
 	"testing"
 
-	"loopkit/bench/site"
 	"loopkit/crawler"
+	"loopkit/site"
 )
 
 // The demo site knows its own link graph; a correct crawler fetches exactly

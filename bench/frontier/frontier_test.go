@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"loopkit/bench/frontier"
-	"loopkit/bench/site"
+	"loopkit/site"
 )
 
 // A one-at-a-time crawl with net/http: the frontier alone decides what

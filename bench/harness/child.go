@@ -12,8 +12,8 @@ import (
 
 	"loopkit/bench/proc"
 	"loopkit/bench/report"
-	"loopkit/bench/site"
 	"loopkit/bench/workload"
+	"loopkit/site"
 )
 
 // The environment of a child process: its role, and its orders as JSON.

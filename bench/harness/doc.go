@@ -27,7 +27,7 @@
 // Why processes: a Go process's peak RSS, CPU time, goroutines and threads
 // are its own, and the garbage one client leaves behind must not be
 // counted against the next. So the parent re-executes its own binary:
-// with LOOPKIT_BENCH_ROLE=site it serves the site (bench/site), with
+// with LOOPKIT_BENCH_ROLE=site it serves the site (package site), with
 // LOOPKIT_BENCH_ROLE=variant it runs one job of one variant and prints a
 // report.Sample as a line of JSON. cmd/bench (and this package's tests)
 // call ChildMain first thing, so the same binary plays every part.

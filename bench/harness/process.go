@@ -18,7 +18,7 @@ import (
 
 	"loopkit/bench/proc"
 	"loopkit/bench/report"
-	"loopkit/bench/site"
+	"loopkit/site"
 )
 
 // childEnv is the environment of a child: ours, plus its role, its

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"loopkit/bench/report"
-	"loopkit/bench/site"
 	"loopkit/bench/workload"
+	"loopkit/site"
 )
 
 // crawl is S4: every variant that can crawl crawls the whole site with

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"loopkit/bench/site"
 	"loopkit/bench/workload"
+	"loopkit/site"
 )
 
 func inProcessSite(t *testing.T, pages int) *site.Site {
@@ -180,7 +180,7 @@ func TestEveryVariantGivesUpWhatItCannotSendInTime(t *testing.T) {
 	}
 }
 
-// Real-size pages (bench/site PageBytes) go to the parse workers of the
+// Real-size pages (site PageBytes) go to the parse workers of the
 // parse-off variant, and it crawls the same URLs as the loop parsing them
 // itself, counting every body byte.
 func TestParseOffCrawlsRealSizePagesLikeTheLoop(t *testing.T) {

@@ -13,8 +13,8 @@ import (
 	"strconv"
 	"time"
 
-	"loopkit/bench/site"
 	"loopkit/crawler"
+	"loopkit/site"
 )
 
 // options is everything the command line says.

@@ -23,9 +23,9 @@ import (
 	"syscall"
 	"time"
 
-	"loopkit/bench/site"
 	"loopkit/crawler"
 	"loopkit/loop"
+	"loopkit/site"
 	"loopkit/task"
 )
 

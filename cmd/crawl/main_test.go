@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"loopkit/bench/site"
+	"loopkit/site"
 )
 
 func TestBadUsageIsOneLineAndExitStatus2(t *testing.T) {

@@ -1,5 +1,5 @@
 // Command site serves loopkit's synthetic book shop, the site that the crawler demo and
-// the benchmarks crawl (see package loopkit/bench/site).
+// the benchmarks crawl (see package loopkit/site).
 //
 //	go run ./cmd/site -addr 127.0.0.1:8080 -pages 10000 -fanout 20
 //
@@ -18,7 +18,7 @@ import (
 	"runtime"
 	"syscall"
 
-	"loopkit/bench/site"
+	"loopkit/site"
 )
 
 func main() {

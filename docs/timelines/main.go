@@ -16,11 +16,11 @@ import (
 	"path/filepath"
 	"time"
 
-	"loopkit/bench/site"
 	"loopkit/crawler/http1"
 	"loopkit/crawler/timeline"
 	"loopkit/future"
 	"loopkit/loop"
+	"loopkit/site"
 	"loopkit/task"
 )
 

@@ -1,5 +1,5 @@
 // Package demo starts the world that the tutorial's programs fetch from:
-// loopkit's demo site (bench/site, a small book shop), served on 127.0.0.1
+// loopkit's demo site (package site, a small book shop), served on 127.0.0.1
 // behind a server that waits a little before each answer, as a server on
 // the other side of the world would. Without that wait every fetch on
 // loopback takes a fraction of a millisecond, and the difference between
@@ -22,7 +22,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"loopkit/bench/site"
+	"loopkit/site"
 )
 
 // Server is the demo site behind a slow front door.

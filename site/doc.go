@@ -1,8 +1,10 @@
 // Package site is the synthetic website that loopkit's crawler demo, its tests and its
 // benchmarks crawl.
 //
-// bench/site: the server side, allowed to use net/http; it plays the website that the
-// crawler and the benchmarks hit. (The crawler itself never imports net/http: this
+// It sits beside the library, not in it, and not under bench/ either: it is the demo of
+// `go run ./cmd/crawl`, the site of every tutorial stage and of the crawler's tests, and
+// only one of its users is a benchmark. It is the server side, allowed to use net/http;
+// it plays the website that the crawler and the benchmarks hit. (The crawler itself never imports net/http: this
 // package may, because it stands in for somebody else's web server.)
 //
 // The site is a small book shop generated from a [Config]: a home page, paginated

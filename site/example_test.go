@@ -5,7 +5,7 @@ import (
 	"log"
 	"net/http"
 
-	"loopkit/bench/site"
+	"loopkit/site"
 )
 
 // Start a small site, fetch its home page, and ask what a crawler should fetch and what
