@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"time"
 
+	"loopkit/crawler/frontier"
 	"loopkit/crawler/http1"
 	"loopkit/crawler/urlnorm"
 	"loopkit/future"
@@ -21,16 +22,21 @@ type Crawler struct {
 	roots    []*url.URL
 	scope    *urlnorm.Scope
 	seen     urlnorm.Seen
-	front    *frontier
+	front    *frontier.Frontier
+	hosts    map[string]*hostPolicy // by origin: what the crawler decided of each host (addurl.go)
+	budget   *budget                // worker slots, pages, parse backlog: shared by a Group's loops (budget.go)
 	parser   *parsePool
 	shard    *shard         // nil on its own; a Group's part otherwise (shard.go)
 	variants map[string]int // distinct queries queued per host and path
+	out      *sink          // serializes the callbacks of a Group's loops; nil on its own
+	ownPool  bool           // on its own: it starts and stops its parse workers
+
+	dispatcher // parked workers and the frontier's timer (dispatch.go)
 
 	records    []*Record
 	disallowed []string // URLs robots.txt kept us from
 	stats      Stats
 	notices    []string // said once each on stderr (with -v or not)
-	fetching   int      // pages started, for MaxPages
 	stopping   bool
 	grace      *loop.Timer // after an interrupt: when in-flight work is cancelled
 	workers    []*task.Task[int]
@@ -41,11 +47,21 @@ type Crawler struct {
 // New prepares a crawl on l. It fails on an invalid root.
 func New(l *loop.Loop, cfg Config) (*Crawler, error) {
 	cfg = cfg.withDefaults()
+	c, err := newCrawler(l, cfg, newBudget(cfg), nil)
+	if c != nil {
+		c.ownPool = true
+	}
+	return c, err
+}
+
+// newCrawler prepares a crawl on l that takes from b: its own, or its
+// Group's, shared with the other loops.
+func newCrawler(l *loop.Loop, cfg Config, b *budget, sh *shard) (*Crawler, error) {
 	if len(cfg.Roots) == 0 {
 		return nil, errors.New("crawler: no roots")
 	}
-	newServerPace := func() pace { return newPace(cfg.PerHost, cfg.Delay) }
-	c := &Crawler{cfg: cfg, loop: l, front: newFrontier(l, cfg.Jitter, newServerPace), variants: make(map[string]int)}
+	c := &Crawler{cfg: cfg, loop: l, budget: b, shard: sh, variants: make(map[string]int),
+		hosts: make(map[string]*hostPolicy)}
 	for _, r := range cfg.Roots {
 		u, err := ParseRoot(r)
 		if err != nil {
@@ -53,12 +69,12 @@ func New(l *loop.Loop, cfg Config) (*Crawler, error) {
 		}
 		c.roots = append(c.roots, u)
 	}
-	c.front.started = c.started
+	c.front = frontier.New(frontier.Options{PerHost: cfg.PerHost, Delay: cfg.Delay, Jitter: cfg.Jitter, Admit: c.admit})
+	c.dispatcher.init(l)
 	c.scope = urlnorm.NewScope(c.roots, cfg.Lenient)
 	c.client = http1.NewClient(l, cfg.HTTP)
-	c.parser = newParsePool(l, cfg.ParseWorkers, cfg.MaxTasks, cfg.ParseInlineBelow, cfg.ParseBudget)
-	c.front.hold = c.parser.saturated
-	c.parser.onRoom = c.front.dispatch
+	c.parser = b.parse
+	b.crawlers = append(b.crawlers, c)
 	c.stats.Filtered = make(map[string]int)
 	return c, nil
 }
@@ -71,9 +87,12 @@ func (c *Crawler) Crawl(y task.Yield) error {
 	c.start = time.Now()
 	defer func() { c.elapsed = time.Since(c.start) }()
 	defer c.client.Close()
+	if c.ownPool {
+		c.parser.start(c.loop)
+	}
 	for _, u := range c.roots {
 		if c.owns(u) {
-			c.addRoot(u)
+			c.addURL(u, c.cfg.MaxRedirect, 0)
 		}
 	}
 	var workers []future.Awaitable[int]
@@ -82,12 +101,12 @@ func (c *Crawler) Crawl(y task.Yield) error {
 		c.workers = append(c.workers, w)
 		workers = append(workers, w)
 	}
-	c.front.checkEmpty() // with no roots of its own, a Group's shard is quiet at once
-	err := c.front.join(y)
+	c.checkEmpty() // with no roots of its own, a Group's shard is quiet at once
+	err := c.join(y)
 	// join returns early only if Crawl itself was cancelled: then nothing
 	// new may start, and what is in flight is cancelled.
 	c.stopping = true
-	c.front.stop()
+	c.stop()
 	if c.grace != nil {
 		c.grace.Cancel() // the crawl ended within the grace period
 	}
@@ -95,54 +114,30 @@ func (c *Crawler) Crawl(y task.Yield) error {
 		w.Cancel()
 	}
 	task.Gather(y, workers...)
-	c.parser.close(y)
+	if c.ownPool {
+		c.parser.close(y)
+	}
 	return err
 }
 
 // work is one worker: take a job the frontier hands out, run it, tell the
-// frontier what became of it, until the crawl is over. A panic costs one
-// URL, not the worker: the chapter's crawler hung in join() when a worker
-// died.
+// frontier what became of it, until the crawl is over — the chapter's
+// work(), with the frontier's next in place of the queue's get. A panic
+// costs one URL, not the worker: the chapter's crawler hung in join()
+// when a worker died.
 func (c *Crawler) work(y task.Yield) (int, error) {
 	for {
-		j, err := c.front.next(y)
+		j, err := c.next(y)
 		if err != nil {
 			return 0, nil // the frontier is stopped, or the crawl cancelled
 		}
 		var v verdict
 		if perr := task.Catch(func() { v = c.run(y, j) }); perr != nil {
-			c.record(&Record{URL: j.item.url, Depth: int(j.item.depth), ErrorKind: "crawler_bug",
+			c.record(&Record{URL: j.Item.URL, Depth: int(j.Item.Depth), ErrorKind: "crawler_bug",
 				Exception: ptr("crawler bug: " + perr.Error())})
 			v = verdict{}
 		}
-		if v.retry {
-			j.item.tries = v.tries
-			if v.redirectTo != "" {
-				j.item = item{url: v.redirectTo, redirects: j.item.redirects - 1}
-			}
-			c.front.requeue(j, v.wait)
-		} else {
-			c.front.finish(j)
-		}
-	}
-}
-
-// started counts the pages handed out, and stops the frontier when the
-// page budget is spent (a retry was counted when it first started).
-func (c *Crawler) started(j job) {
-	if j.robots || j.item.tries > 0 {
-		return
-	}
-	c.fetching++
-	if c.shard != nil {
-		if c.shard.group.startedPage() {
-			c.front.stop()
-			c.shard.group.stopAll()
-		}
-		return
-	}
-	if c.cfg.MaxPages > 0 && c.fetching >= c.cfg.MaxPages {
-		c.front.stop()
+		c.over(j, v)
 	}
 }
 
@@ -156,11 +151,32 @@ type verdict struct {
 	redirectTo string
 }
 
-func (c *Crawler) run(y task.Yield, j job) verdict {
-	if j.robots {
-		return c.runRobots(y, j)
+func (c *Crawler) run(y task.Yield, j *frontier.Job) verdict {
+	if j.Gate {
+		return c.fetchRobots(y, j)
 	}
-	return c.runPage(y, j)
+	return c.fetch(y, j)
+}
+
+// over gives j back to the frontier, done or to be tried again, and its
+// worker slot back to the budget.
+func (c *Crawler) over(j *frontier.Job, v verdict) {
+	now := c.loop.Time()
+	switch {
+	case !v.retry:
+		c.front.Finish(j, now)
+	default:
+		j.Item.Tries = v.tries
+		if v.redirectTo != "" {
+			j.Item = frontier.Item{URL: v.redirectTo, Redirects: j.Item.Redirects - 1}
+		}
+		if !c.front.Requeue(j, now, now+v.wait) && !j.Gate {
+			// Its host was given up while it was out: recorded with why.
+			c.recordHostFailure(c.hosts[j.Host.Origin()], j.Item)
+		}
+	}
+	c.budget.release(c)
+	c.dispatch()
 }
 
 func (c *Crawler) record(r *Record) {
@@ -173,7 +189,7 @@ func (c *Crawler) record(r *Record) {
 		c.stats.Errors++
 	}
 	if c.cfg.OnRecord != nil {
-		c.cfg.OnRecord(r)
+		c.out.call(func() { c.cfg.OnRecord(r) })
 	}
 }
 
@@ -186,7 +202,7 @@ func (c *Crawler) notice(msg string) {
 	}
 	c.notices = append(c.notices, msg)
 	if c.cfg.OnNotice != nil {
-		c.cfg.OnNotice(msg)
+		c.out.call(func() { c.cfg.OnNotice(msg) })
 	}
 }
 
@@ -201,16 +217,8 @@ func (c *Crawler) Interrupt() {
 	}
 	c.stopping = true
 	c.stats.Interrupted = true
-	c.front.stop()
+	c.stop()
 	c.grace = c.loop.CallLater(c.cfg.Grace, c.cancelInFlight)
-}
-
-// cancelInFlight cancels the workers' current fetches; what they had is
-// counted as to do, and the frontier's join completes when they are back.
-func (c *Crawler) cancelInFlight() {
-	for _, w := range c.workers {
-		w.Cancel()
-	}
 }
 
 // Records are the records made so far, in the order they were made.
@@ -222,7 +230,7 @@ func (c *Crawler) Disallowed() []string { return c.disallowed }
 
 // Todo is how many URLs were found but never fetched: left queued by an
 // interrupt or the page budget, or cancelled in flight.
-func (c *Crawler) Todo() int { return c.front.queued + c.stats.Cancelled }
+func (c *Crawler) Todo() int { return c.front.Queued() + c.stats.Cancelled }
 
 // Elapsed is how long Crawl ran (so far, while it runs).
 func (c *Crawler) Elapsed() time.Duration {

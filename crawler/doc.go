@@ -1,7 +1,8 @@
 // Package crawler is the top of loopkit's library stack: the "500 Lines or
 // Less" web crawler, grown up. It sits on task (the workers) and on
-// crawler/http1 (the fetch engine), and uses the pure helpers
-// crawler/urlnorm, crawler/links and crawler/robots.
+// crawler/http1 (the fetch engine), keeps its to-do list in
+// crawler/frontier (per-host queues and politeness), and uses the pure
+// helpers crawler/urlnorm, crawler/links and crawler/robots.
 //
 // The algorithm is the chapter's: a to-do list of (url, redirects left); a
 // seen set; max_tasks worker tasks taking from the list; wait until it is
@@ -10,35 +11,47 @@
 // through the same filters as any link and chains that end at the same
 // page merge in the seen set.
 //
-// The to-do list is a frontier that knows hosts (frontier.go), as Scrapy's
-// downloader slots and Heritrix's per-host queues do. URLs wait in their
-// host's queue; a host is ready when its next-allowed time has come
-// (spacing from --delay or Crawl-delay, Retry-After, backoff) and it is
-// under its concurrency limit; ready hosts sit in a heap ordered by that
-// time, and a parked worker is handed a URL only from a host that may send
-// now. So no worker ever waits on a host while another host has work, and
-// one slow host cannot stall the crawl — which is what the chapter's single
-// queue does as soon as it tries to be polite.
+// # Where the chapter's pieces are
 //
-// A host in the frontier is an origin, scheme://host:port: robots.txt
-// belongs to exactly that (RFC 9309 §2.3), and so does a queue. Politeness
-// belongs to the server behind it (server.go): origins that differ only in
-// their scheme — http://example.com and https://example.com, or one port
-// that speaks both — share one pace, one count of requests in flight and
-// one next-allowed time, so a site on its way to https is not crawled
-// twice as hard, and a Retry-After or Crawl-delay heard on one scheme
-// holds back the other. https URLs are fetched over TLS (crawler/http1),
-// and an http page that redirects to https is followed like any redirect,
-// through the same filters; urlnorm's Scope counts both schemes as one
-// site. A certificate that cannot be trusted is recorded with the host
-// and x509's reason (error_kind "certificate"), and not retried.
+//	crawler.go     Crawler, Crawl (the chapter's crawl), work, record
+//	fetch.go       fetch: one attempt at a page, its redirect followed
+//	parse.go       parseLinks and the page's reading (charset, links)
+//	addurl.go      addURL and the filters every link passes (url_allowed)
+//	report.go      the chapter's report, and the running counts
+//	config.go      Config: the chapter's flags and what this crawler adds
 //
-// Each server adapts its pace (pace.go): concurrency grows by one per round
-// of successes and halves when the host pushes back (429, 503, or more
-// than 5 % failures), and a spacing learnt from the rate the host actually
+// And what is new:
+//
+//	dispatch.go    the frontier's loop side: parked workers, one timer, join
+//	robots.go      robots.txt (RFC 9309) as each host's gate
+//	politeness.go  judging an answer: pushback, Retry-After, retries, backoff
+//	record.go      Record, one per URL, and Attempt, one per request
+//	parsepool.go   parsing off the loop, on a bounded pool of workers
+//	budget.go      max_tasks, max_pages and the parse budget, for every loop at once
+//	group.go       one crawl on several loops
+//	shard.go       which loop owns which server, and links crossing between loops
+//
+// # Politeness
+//
+// The to-do list is a frontier that knows hosts (crawler/frontier), as
+// Scrapy's downloader slots and Heritrix's per-host queues do. URLs wait
+// in their host's queue, and a parked worker is handed a URL only from a
+// host that may send now. So no worker ever waits on a host while another
+// host has work, and one slow host cannot stall the crawl — which is what
+// the chapter's single queue does as soon as it tries to be polite.
+// Politeness belongs to the server behind a host: origins that differ only
+// in their scheme share one pace, one count of requests in flight and one
+// next-allowed time. https URLs are fetched over TLS (crawler/http1); a
+// certificate that cannot be trusted is recorded with the host and
+// x509's reason (error_kind "certificate"), and not retried.
+//
+// Each server adapts its pace: concurrency grows by one per round of
+// successes and halves when the host pushes back (429, 503, or more than
+// 5 % failures), and a spacing learnt from the rate the host actually
 // served keeps a rate limit's 429s rare (AIMD, the rule of TCP's
-// congestion window). Retry-After, in both forms and on every attempt,
-// holds back everything not yet sent to the host; a wait longer than
+// congestion window); the spacing decays again as the host answers
+// normally. Retry-After, in both forms and on every attempt, holds back
+// everything not yet sent to the host; a wait longer than
 // --max_retry_after gives the host up, and its URLs are recorded with why.
 //
 // What else the chapter's crawler lacks, and this one adds: every error

@@ -2,26 +2,30 @@ package crawler
 
 import (
 	"errors"
-	"fmt"
+	"net/url"
+	"strings"
 	"time"
 
+	"loopkit/crawler/frontier"
 	"loopkit/crawler/http1"
 	"loopkit/crawler/links"
+	"loopkit/crawler/urlnorm"
 	"loopkit/future"
 	"loopkit/task"
 )
 
-// runPage makes one attempt at a page and records what came of it, or
-// asks for another attempt.
-func (c *Crawler) runPage(y task.Yield, j job) verdict {
-	it := j.item
-	tries := it.tries + 1
+// fetch makes one attempt at a page and records what came of it, or asks
+// for another attempt: the chapter's fetch(). A redirect's target is
+// queued like a link (the crawler follows redirects, not the HTTP client,
+// so that they pass the same filters and chains merge in the seen set);
+// an HTML page's links are parsed and queued (parseLinks).
+func (c *Crawler) fetch(y task.Yield, j *frontier.Job) verdict {
+	it := j.Item
+	tries := it.Tries + 1
 	start := time.Now()
 	c.stats.InFlight++
-	req := c.pageRequest(it.url)
-	trace := c.traceFor(&req)
-	reply, err := c.client.Fetch(y, req)
-	c.attempted(j, trace, reply, err)
+	req := c.pageRequest(it.URL)
+	reply, err := c.request(y, j, req)
 	c.stats.InFlight--
 	if errors.Is(err, future.ErrCancelled) {
 		c.stats.Cancelled++ // cut short by an interrupt: still to do
@@ -34,7 +38,7 @@ func (c *Crawler) runPage(y task.Yield, j job) verdict {
 	if v.retry {
 		return v
 	}
-	rec := &Record{URL: it.url, Depth: int(it.depth), Tries: int(tries)}
+	rec := &Record{URL: it.URL, Depth: int(it.Depth), Tries: int(tries)}
 	rec.ElapsedMS = float64(time.Since(start).Microseconds()) / 1000
 	if reply == nil {
 		rec.Exception, rec.ErrorKind = ptr(err.Error()), errorKind(err)
@@ -50,58 +54,34 @@ func (c *Crawler) runPage(y task.Yield, j job) verdict {
 	}
 	c.record(rec)
 	if giveUp != "" {
-		c.failHost(j.host, "not fetched: "+giveUp, kindRetryAfter)
+		c.failHost(c.hosts[j.Host.Origin()], "not fetched: "+giveUp, kindRetryAfter)
 	}
 	return v
 }
 
-// judge reads an answer three ways: what it says about the host's pace
-// (pushback slows the host down), about the host's next start
-// (Retry-After holds back everything not yet sent to it, on every attempt,
-// the last one too), and about this URL (retry or not). giveUp is set when
-// the host asked for a wait longer than --max_retry_after.
-func (c *Crawler) judge(j job, reply *http1.Reply, err error, tries int32) (v verdict, giveUp string) {
-	h, now := j.host, c.loop.Time()
-	p := &h.server.pace
-	status := 0
-	if reply != nil {
-		status = reply.StatusCode
+// request sends req for j and waits for its reply. The frontier hears
+// when the request is on the wire (its server's spacing counts from
+// there), and OnAttempt, if set, hears how it went. The request can be
+// cancelled by an interrupt (cancelInFlight) until its reply has come;
+// a reply that came is never thrown away for a cancellation that came
+// after it.
+func (c *Crawler) request(y task.Yield, j *frontier.Job, req http1.Request) (*http1.Reply, error) {
+	req.Sent = func() {
+		c.front.Sent(j, c.loop.Time())
+		c.dispatch()
 	}
-	switch {
-	case status == 429 || status == 503:
-		if p.pushedBack(j.epoch, now) {
-			c.stats.SlowDowns++
+	trace := c.traceFor(&req)
+	f := c.client.Do(req)
+	c.fetches[f] = struct{}{}
+	reply, err := task.Await(y, f)
+	delete(c.fetches, f)
+	if errors.Is(err, future.ErrCancelled) && f.Done() {
+		if r, ferr := f.Result(); ferr == nil {
+			reply, err = r, nil // it came just before the cancellation did
 		}
-		c.front.holdUntil(h, now+p.gap())
-	case status >= 500 || err != nil && retryableError(err):
-		if p.failed(now) {
-			c.stats.SlowDowns++
-			c.front.holdUntil(h, now+p.gap())
-		}
-	case err == nil:
-		p.succeeded()
 	}
-	retryAfter, hasRetryAfter := time.Duration(0), false
-	if status == 429 || status == 503 || isRedirect(status) {
-		retryAfter, hasRetryAfter = parseRetryAfter(reply.Header.Get("Retry-After"), time.Now())
-	}
-	if hasRetryAfter {
-		if retryAfter > c.cfg.MaxRetryAfter {
-			return verdict{tries: tries}, fmt.Sprintf("the host asked to wait %v (Retry-After), longer than --max_retry_after %v",
-				retryAfter, c.cfg.MaxRetryAfter)
-		}
-		c.front.holdUntil(h, now+retryAfter)
-	}
-	retryable := err == nil && retryableStatus(status) || err != nil && retryableError(err)
-	if !retryable || tries >= int32(c.cfg.MaxTries) || c.stopping {
-		return verdict{tries: tries}, ""
-	}
-	c.stats.Retries++
-	wait := backoff(c.cfg.BackoffBase, int(tries))
-	if hasRetryAfter {
-		wait = 0 // the host's own clock holds the retry back
-	}
-	return verdict{retry: true, wait: wait, tries: tries}, ""
+	c.attempted(j, trace, reply, err)
+	return reply, err
 }
 
 // pageRequest is the request for a page. Only the body of a successful
@@ -119,17 +99,93 @@ func wantBody(head *http1.Response) bool {
 	return head.StatusCode/100 == 2 && links.IsHTML(http1.MediaType(head.Header.Get("Content-Type")))
 }
 
-// failHost gives up on h: every URL queued for it, and every one found
-// for it later, is recorded with why.
-func (c *Crawler) failHost(h *host, why, kind string) {
-	if h.failure != "" {
+// describeReply fills rec from a reply and acts on what it says: the
+// chapter's fetch() after the response came, with redirects and links
+// going through the same filters.
+func (c *Crawler) describeReply(y task.Yield, rec *Record, reply *http1.Reply, j *frontier.Job) {
+	rec.Status = ptr(reply.StatusCode)
+	rec.Size = len(reply.Body)
+	if reply.BodySkipped {
+		rec.BodySkipped, rec.Size = true, int(max(reply.ContentLength, 0))
+	}
+	rec.ContentType = http1.MediaType(reply.Header.Get("Content-Type"))
+	page, err := url.Parse(j.Item.URL)
+	if err != nil { // unreachable: queued URLs are normalized
+		rec.Exception = ptr(err.Error())
 		return
 	}
-	h.failure, h.failureKind = why, kind
-	c.notice(h.origin + ": " + why)
-	c.front.drain(h, func(it item) { c.recordHostFailure(h, it) })
+	switch {
+	case IsRedirect(reply.StatusCode):
+		c.followRedirect(rec, reply, page, j.Item)
+	case links.IsHTML(rec.ContentType) && reply.StatusCode/100 == 2:
+		c.parseLinks(y, rec, reply, page, int(j.Item.Depth))
+	case isText(rec.ContentType):
+		rec.Encoding = reply.Charset()
+	}
 }
 
-func (c *Crawler) recordHostFailure(h *host, it item) {
-	c.record(&Record{URL: it.url, Depth: int(it.depth), Exception: ptr(h.failure), ErrorKind: h.failureKind})
+// IsRedirect says whether a status is a redirect the crawler follows
+// (308 included, which the chapter's crawler missed).
+func IsRedirect(code int) bool {
+	switch code {
+	case 301, 302, 303, 307, 308:
+		return true
+	}
+	return false
+}
+
+func isText(mediaType string) bool {
+	return strings.HasPrefix(mediaType, "text/") || strings.HasSuffix(mediaType, "+xml") ||
+		mediaType == "application/json" || mediaType == "application/xml"
+}
+
+// followRedirect records the target and queues it like a link — filtered,
+// and merged with any other way of reaching it through the seen set.
+func (c *Crawler) followRedirect(rec *Record, reply *http1.Reply, base *url.URL, it frontier.Item) {
+	loc := reply.Header.Get("Location")
+	next, err := urlnorm.Resolve(base, loc)
+	switch {
+	case loc == "":
+		err = errors.New("none")
+	case err == nil:
+	case errors.Is(err, urlnorm.ErrNotCrawlable), errors.Is(err, urlnorm.ErrInvalidHost):
+		// Resolve's errors never carry the userinfo a Location may hold.
+	default:
+		err = errors.New("malformed") // a parse error would quote the raw Location
+	}
+	if err != nil {
+		rec.Exception, rec.ErrorKind = ptr("redirect without a usable Location: "+err.Error()), "bad_redirect"
+		return
+	}
+	rec.NextURL = ptr(next.String())
+	if it.Redirects <= 0 {
+		rec.Exception, rec.ErrorKind = ptr("redirect limit reached (max_redirect)"), "redirect_limit"
+		return
+	}
+	c.follow(next, int(it.Redirects)-1, int(it.Depth))
+}
+
+// traceFor asks the client to trace req, when someone listens.
+func (c *Crawler) traceFor(req *http1.Request) *http1.Trace {
+	if c.cfg.OnAttempt == nil {
+		return nil
+	}
+	req.Trace = new(http1.Trace)
+	return req.Trace
+}
+
+// attempted tells Config.OnAttempt about a request that ended.
+func (c *Crawler) attempted(j *frontier.Job, trace *http1.Trace, reply *http1.Reply, err error) {
+	if trace == nil {
+		return
+	}
+	a := &Attempt{URL: j.Item.URL, Robots: j.Gate, Try: int(j.Item.Tries) + 1,
+		Queued: time.Duration(j.Item.QueuedMS) * time.Millisecond, Trace: *trace}
+	if reply != nil {
+		a.Status = reply.StatusCode
+	}
+	if err != nil {
+		a.Err = err.Error()
+	}
+	c.out.call(func() { c.cfg.OnAttempt(a) })
 }

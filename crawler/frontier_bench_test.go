@@ -34,12 +34,12 @@ func BenchmarkQueueAMillionURLs(b *testing.B) {
 		before := liveHeap()
 		b.StartTimer()
 		for _, u := range urls {
-			c.enqueue(u, 10, 1)
+			c.addURL(u, 10, 1)
 		}
 		b.StopTimer()
 		after := liveHeap()
-		if c.front.queued != n {
-			b.Fatalf("%d queued, want %d", c.front.queued, n)
+		if c.front.Queued() != n {
+			b.Fatalf("%d queued, want %d", c.front.Queued(), n)
 		}
 		b.ReportMetric(float64(after-before)/n, "B/url")
 		runtime.KeepAlive(c)

@@ -1,8 +1,10 @@
 package crawler
 
 import (
+	"errors"
 	"io"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -12,48 +14,50 @@ import (
 
 // Group is one crawl run by several loops, a loop.Group: one Crawler per
 // loop, each owning the servers whose names hash to it (shard.go). Each
-// shard is the single-loop crawler unchanged — its frontier, gates,
-// connections, robots.txt cache and seen set are its own, used by its
-// loop alone, with no lock — and a link found on one loop for a server
-// another owns crosses over with CallSoonThreadsafe, in a batch per turn.
+// shard is the single-loop crawler — its frontier, gates, connections,
+// robots.txt cache and seen set are its own, used by its loop alone, with
+// no lock — and a link found on one loop for a server another owns
+// crosses over with CallSoonThreadsafe, in a batch per turn.
 //
-// Two counters are shared, atomics both: work, the shards that have
-// something left plus the batches on their way (the crawl is over when it
-// falls to zero: nothing anywhere, and nothing in transit to wake anyone),
-// and the pages started, for MaxPages. With N loops the page budget may
-// be overshot by N−1 pages: each other loop may start one page before it
-// sees the budget spent, and then stops itself.
+// The crawl's limits are not divided between the loops: MaxTasks,
+// MaxPages and the parse budget are one budget (budget.go) that every
+// loop takes from, so they mean what they mean with one loop, exactly.
+// A crawl of one server runs on one loop, which may use every worker;
+// the parse workers, shared by the loops, spread its parsing over the
+// cores. More loops pay when there are servers to spread.
 //
-// Sharding by server is the crawler's natural cut — politeness is per
-// server — and its weakness: a crawl of one server runs on one loop, as
-// with one loop; parsing (the parse workers) is what spreads such a crawl
-// over cores. Large crawlers shard the same way, over machines.
+// The crawl is over when no shard has work left and no batch of links is
+// on its way: work counts both, and falls to zero only then.
+//
+// A Group's callbacks (OnRecord, OnDisallowed, OnAttempt, OnNotice) are
+// called from every loop's goroutine, one at a time: the Group
+// serializes them, so they need no lock of their own. A Group of one
+// loop is the plain crawler.
 type Group struct {
 	loops    *loop.Group
 	crawlers []*Crawler
 	cfg      Config
+	budget   *budget
 	work     atomic.Int64
-	pages    atomic.Int64
+	out      *sink
+	running  atomic.Bool
 }
 
-// NewGroup prepares a crawl on the loops of g. MaxTasks and ParseWorkers
-// are totals, divided between the loops (at least one each).
+// NewGroup prepares a crawl on the loops of g.
 func NewGroup(g *loop.Group, cfg Config) (*Group, error) {
 	cfg = cfg.withDefaults()
 	n := g.Len()
-	per := cfg
-	per.MaxTasks = max(1, (cfg.MaxTasks+n-1)/n)
-	if cfg.ParseWorkers > 0 {
-		per.ParseWorkers = max(1, cfg.ParseWorkers/n)
-	}
-	gr := &Group{loops: g, cfg: cfg}
+	gr := &Group{loops: g, cfg: cfg, budget: newBudget(cfg), out: &sink{}}
 	for i := range n {
-		c, err := New(g.Loop(i), per)
+		var sh *shard
+		if n > 1 {
+			sh = &shard{index: i, group: gr, outbox: make([][]link, n)}
+		}
+		c, err := newCrawler(g.Loop(i), cfg, gr.budget, sh)
 		if err != nil {
 			return nil, err
 		}
-		c.shard = &shard{index: i, group: gr, outbox: make([][]link, n)}
-		c.front.quiet = c.quiet
+		c.out = gr.out
 		gr.crawlers = append(gr.crawlers, c)
 	}
 	gr.work.Store(int64(n)) // every shard starts awake, and says when it is not
@@ -61,12 +65,18 @@ func NewGroup(g *loop.Group, cfg Config) (*Group, error) {
 }
 
 // Crawl runs every shard on its loop until the crawl is over, and returns
-// the shards' errors joined.
+// the shards' errors joined. The parse workers run on loop 0's executor,
+// and stop when every shard is done.
 func (g *Group) Crawl() error {
-	return g.loops.Run(func(i int, l *loop.Loop) error {
+	g.running.Store(true)
+	defer g.running.Store(false)
+	g.budget.parse.start(g.loops.Loop(0))
+	err := g.loops.Run(func(i int, l *loop.Loop) error {
 		_, err := task.Run(l, func(y task.Yield) (int, error) { return 0, g.crawlers[i].Crawl(y) })
 		return err
 	})
+	g.budget.parse.closeJobs()
+	return err
 }
 
 // settle takes one unit of work off; the last one ends every shard.
@@ -75,24 +85,13 @@ func (g *Group) settle() {
 		return
 	}
 	for _, c := range g.crawlers {
-		c.loop.CallSoonThreadsafe(c.front.finishShard)
+		c.loop.CallSoonThreadsafe(c.finishShard)
 	}
 }
 
-// startedPage counts a page started on any loop against MaxPages.
-func (g *Group) startedPage() (spent bool) {
-	return g.cfg.MaxPages > 0 && g.pages.Add(1) >= int64(g.cfg.MaxPages)
-}
-
-// stopAll stops every shard's frontier: the page budget is spent.
-func (g *Group) stopAll() {
-	for _, c := range g.crawlers {
-		c.loop.CallSoonThreadsafe(c.front.stop)
-	}
-}
-
-// Interrupt is Crawler.Interrupt on every loop. Unlike the Crawler's, it
-// may be called from any goroutine.
+// Interrupt is Crawler.Interrupt on every loop: the first stops new work,
+// a second cancels what is in flight. Unlike the Crawler's, it may be
+// called from any goroutine (a signal handler's).
 func (g *Group) Interrupt() {
 	for _, c := range g.crawlers {
 		c.loop.CallSoonThreadsafe(c.Interrupt)
@@ -103,6 +102,38 @@ func (g *Group) Interrupt() {
 // only on that loop (through CallSoonThreadsafe while the crawl runs).
 func (g *Group) Len() int             { return len(g.crawlers) }
 func (g *Group) Shard(i int) *Crawler { return g.crawlers[i] }
+
+// Loops is the loop.Group the crawl runs on.
+func (g *Group) Loops() *loop.Group { return g.loops }
+
+// errNotRunning is what LiveStats says of a Group whose loops do not run.
+var errNotRunning = errors.New("crawler: the group is not running")
+
+// LiveStats are the shards' counts added up while the crawl runs, each
+// read on its own loop. It waits for every loop to answer: call it from
+// outside the loops (a progress line's goroutine), never from one of them.
+func (g *Group) LiveStats() (Stats, error) {
+	if !g.running.Load() {
+		return Stats{}, errNotRunning
+	}
+	counts := make(chan Stats, len(g.crawlers))
+	asked := 0
+	for _, c := range g.crawlers {
+		if c.loop.CallSoonThreadsafe(func() { counts <- c.Stats() }) == nil {
+			asked++
+		}
+	}
+	var s Stats
+	for range asked {
+		select {
+		case one := <-counts:
+			s = s.Add(one)
+		case <-time.After(time.Second): // a loop that ended meanwhile never answers
+			return s, errNotRunning
+		}
+	}
+	return s, nil
+}
 
 // The methods below merge the shards' results. Call them once Crawl has
 // returned: while it runs, each shard's state belongs to its loop.
@@ -129,7 +160,9 @@ func (g *Group) Records() []*Record {
 func (g *Group) HandedOver() int {
 	n := 0
 	for _, c := range g.crawlers {
-		n += c.shard.sent
+		if c.shard != nil {
+			n += c.shard.sent
+		}
 	}
 	return n
 }
@@ -158,6 +191,21 @@ func (g *Group) view() view {
 		v.todo += c.Todo()
 	}
 	return v
+}
+
+// sink serializes the callbacks of a Group's loops. A crawler on its own
+// has none (a nil sink calls straight through): its callbacks all run on
+// its loop's goroutine.
+type sink struct{ mu sync.Mutex }
+
+func (s *sink) call(fn func()) {
+	if s == nil {
+		fn()
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fn()
 }
 
 // DefaultLoops is what --loops defaults to: a loop per processor Go may

@@ -3,6 +3,7 @@ package crawler
 import (
 	"context"
 	"net/url"
+	"sync/atomic"
 
 	"loopkit/future"
 	"loopkit/loop"
@@ -24,17 +25,22 @@ import (
 // are started with RunInExecutor, so a closed loop still waits for them
 // and leaves no goroutine behind.
 //
+// One crawl has one pool, whatever the number of its loops: a crawl of
+// one host runs on one loop, and it is the pool that spreads its parsing
+// over the other cores. Each page's result goes back to the loop it came
+// from; the bytes awaiting parse are counted for the whole crawl.
+//
 // Two rules keep the pool honest:
 //
 //   - Small pages are parsed on the loop. Below inlineBelow bytes a
 //     page's parsing costs less than its trip to a worker and back.
 //   - Backpressure: the pool takes bodies while fewer than budget bytes
 //     await parsing (queued or being parsed). At or above it, saturated
-//     says so and the frontier hands out no job, so no new request
+//     says so and no loop's frontier hands out a job, so no new request
 //     leaves; fetching slows down to the pace of parsing instead of
 //     buffering bodies. Fetches already on the wire still land, so the
 //     bytes awaiting parsing stay under budget plus what those bring
-//     (at most MaxTasks pages: each worker task holds one page at a
+//     (at most MaxTasks pages: each worker slot holds one page at a
 //     time, and waits for its parse).
 //
 // Production crawlers do more: Scrapy parses on the reactor thread and
@@ -42,68 +48,68 @@ import (
 // same kind of bound as budget); large crawlers parse in other processes,
 // or other machines, fed by a queue on disk.
 type parsePool struct {
-	loop        *loop.Loop
+	workers     int // parse workers to start
 	inlineBelow int // bodies shorter than this are parsed on the loop
 	budget      int // bytes of bodies that may await parsing before fetching pauses
 	jobs        chan parseJob
-	workers     []future.Awaitable[struct{}]
+	running     []future.Awaitable[struct{}]
 	parseFn     func(contentType string, body []byte, page *url.URL) parsed // parsePage; a test's stand-in
 
-	pending int    // bytes handed to the workers and not back yet
-	peak    int    // the most pending ever was
-	offLoop int    // pages parsed by the workers
-	onRoom  func() // told when pending falls back under budget
+	// Every loop of a Group sends its pages here, so these are atomics.
+	pending atomic.Int64   // bytes handed to the workers and not back yet
+	peak    atomic.Int64   // the most pending ever was
+	offLoop atomic.Int64   // pages parsed by the workers
+	onRoom  func(*Crawler) // told, on the loop of the crawler whose page it was, when pending falls back under budget
 }
 
 type parseJob struct {
 	contentType string
 	body        []byte
 	page        *url.URL
+	owner       *Crawler // whose loop the result goes back to
 	result      *future.Future[parsed]
 }
 
-// newParsePool starts workers parse workers on l. maxJobs is how many
-// pages can be awaiting parse at once (one per crawler worker task), so
-// the channel has room for all of them and a send from the loop never
+// newParsePool makes a pool of workers parse workers. maxJobs is how many
+// pages can be awaiting parse at once (one per worker slot of the crawl),
+// so the channel has room for all of them and a send from a loop never
 // blocks. workers < 1 makes a pool that parses everything on the loop.
-func newParsePool(l *loop.Loop, workers, maxJobs, inlineBelow, budget int) *parsePool {
-	return newParsePoolWith(l, parsePage, workers, maxJobs, inlineBelow, budget)
-}
-
-// newParsePoolWith is newParsePool with parse in parsePage's place.
-func newParsePoolWith(l *loop.Loop, parse func(string, []byte, *url.URL) parsed, workers, maxJobs, inlineBelow, budget int) *parsePool {
-	p := &parsePool{loop: l, inlineBelow: inlineBelow, budget: budget, parseFn: parse}
-	if workers < 1 {
-		return p
-	}
-	p.jobs = make(chan parseJob, maxJobs)
-	for range workers {
-		p.workers = append(p.workers, loop.RunInExecutor(l, p.work))
+func newParsePool(workers, maxJobs, inlineBelow, budget int) *parsePool {
+	p := &parsePool{workers: workers, inlineBelow: inlineBelow, budget: budget, parseFn: parsePage}
+	if workers > 0 {
+		p.jobs = make(chan parseJob, maxJobs)
 	}
 	return p
 }
 
-// parse parses a page: on the loop if it is small or there are no
+// start starts the workers on home's executor: home's Close waits for
+// them, so a closed loop leaves no parse worker behind.
+func (p *parsePool) start(home *loop.Loop) {
+	for range p.workers {
+		p.running = append(p.running, loop.RunInExecutor(home, p.work))
+	}
+}
+
+// parse parses a page for c: on c's loop if it is small or there are no
 // workers, else on a worker while the calling task waits. A task
 // cancelled while it waits gets the cancellation; the page is parsed all
 // the same, and counted in pending until it is.
-func (p *parsePool) parse(y task.Yield, contentType string, body []byte, page *url.URL) (parsed, error) {
+func (p *parsePool) parse(y task.Yield, c *Crawler, contentType string, body []byte, page *url.URL) (parsed, error) {
 	if p.jobs == nil || len(body) < p.inlineBelow {
 		return p.parseFn(contentType, body, page), nil
 	}
-	j := parseJob{contentType: contentType, body: body, page: page, result: future.New[parsed](p.loop)}
+	j := parseJob{contentType: contentType, body: body, page: page, owner: c, result: future.New[parsed](c.loop)}
 	select {
 	case p.jobs <- j:
-	default: // more pages than worker tasks: a bug, but not one to block the loop for
+	default: // more pages than worker slots: a bug, but not one to block the loop for
 		return p.parseFn(contentType, body, page), nil
 	}
-	p.pending += len(body)
-	p.peak = max(p.peak, p.pending)
+	raise(&p.peak, p.pending.Add(int64(len(body))))
 	return task.Await(y, j.result)
 }
 
 // work is one parse worker: it parses what comes, and posts each result
-// back to the loop, until the pool closes or the loop does.
+// back to its crawler's loop, until the pool closes or its home loop does.
 func (p *parsePool) work(ctx context.Context) (struct{}, error) {
 	for {
 		select {
@@ -114,36 +120,51 @@ func (p *parsePool) work(ctx context.Context) (struct{}, error) {
 				return struct{}{}, nil
 			}
 			res := p.parseFn(j.contentType, j.body, j.page)
-			if p.loop.CallSoonThreadsafe(func() { p.done(j, res) }) != nil {
-				return struct{}{}, nil // the loop has closed: nobody is waiting
-			}
+			// A closed loop has nobody waiting for the result: dropped.
+			_ = j.owner.loop.CallSoonThreadsafe(func() { p.done(j, res) })
 		}
 	}
 }
 
-// done is a parse's result back on the loop.
+// done is a parse's result back on its crawler's loop.
 func (p *parsePool) done(j parseJob, res parsed) {
-	wasSaturated := p.saturated()
-	p.pending -= len(j.body)
-	p.offLoop++
+	n := p.pending.Add(-int64(len(j.body)))
+	p.offLoop.Add(1)
 	j.result.SetResult(res)
-	if wasSaturated && !p.saturated() && p.onRoom != nil {
-		p.onRoom()
+	if was := n + int64(len(j.body)); was >= int64(p.budget) && n < int64(p.budget) && p.onRoom != nil {
+		p.onRoom(j.owner)
 	}
 }
 
-// saturated says the pool has enough to do: the frontier hands out no job
-// until it has less.
-func (p *parsePool) saturated() bool { return p.jobs != nil && p.pending >= p.budget }
+// saturated says the pool has enough to do: no job is handed out, on any
+// loop, until it has less.
+func (p *parsePool) saturated() bool { return p.jobs != nil && p.pending.Load() >= int64(p.budget) }
 
 // close tells the workers there is nothing more and waits, without
-// blocking the loop, until they are gone. Pages still queued are parsed
-// first (at most budget bytes, and what was in flight), their results
-// dropped.
+// blocking the loop, until they are gone. Call it once no crawler can
+// send a page any more.
 func (p *parsePool) close(y task.Yield) {
 	if p.jobs == nil {
 		return
 	}
 	close(p.jobs)
-	task.Gather(y, p.workers...)
+	task.Gather(y, p.running...)
+}
+
+// closeJobs tells the workers there is nothing more, without waiting for
+// them: their home loop's Close does.
+func (p *parsePool) closeJobs() {
+	if p.jobs != nil {
+		close(p.jobs)
+	}
+}
+
+// raise makes m at least n.
+func raise(m *atomic.Int64, n int64) {
+	for {
+		old := m.Load()
+		if n <= old || m.CompareAndSwap(old, n) {
+			return
+		}
+	}
 }

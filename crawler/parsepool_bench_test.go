@@ -22,13 +22,16 @@ func BenchmarkParseHandOff(b *testing.B) {
 	}
 	defer l.Close()
 	nothing := func(string, []byte, *url.URL) parsed { return parsed{} }
-	pool := newParsePoolWith(l, nothing, 1, 1, 0, 1<<30)
+	pool := newParsePool(1, 1, 0, 1<<30)
+	pool.parseFn = nothing
+	pool.start(l)
+	owner := &Crawler{loop: l}
 	body := make([]byte, 1)
 	b.ReportAllocs()
 	_, err = task.Run(l, func(y task.Yield) (int, error) {
 		b.ResetTimer()
 		for range b.N {
-			if _, err := pool.parse(y, "text/html", body, nil); err != nil {
+			if _, err := pool.parse(y, owner, "text/html", body, nil); err != nil {
 				return 0, err
 			}
 		}

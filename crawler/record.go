@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net"
 	"os"
+	"time"
 
 	"loopkit/crawler/http1"
 	"loopkit/future"
@@ -97,4 +98,18 @@ func errorKind(err error) string {
 		return "network"
 	}
 	return "other"
+}
+
+// Attempt is one request the crawler made: which URL, which try, when it
+// had joined its host's queue, and — from the HTTP client's Trace — the
+// connection that carried it and when each phase ended. Config.OnAttempt
+// hears of each; cmd/crawl's --timeline draws them.
+type Attempt struct {
+	URL    string
+	Robots bool          // a robots.txt fetch, not a page
+	Try    int           // 1 for the first attempt
+	Queued time.Duration // loop time the URL (re)entered its host's queue
+	Trace  http1.Trace   // Trace.Start is when the request left the frontier
+	Status int           // 0 when no response came
+	Err    string        // why it failed, if it did
 }

@@ -112,3 +112,103 @@ func reportLine(r *Record, tally map[string]int) string {
 	}
 	return line
 }
+
+// Stats are the crawl's running counts, for the progress line and the report.
+type Stats struct {
+	Done             int            // records made
+	Fetched          int            // records with a response
+	Errors           int            // records with an exception
+	Retries          int            // attempts after the first
+	SlowDowns        int            // times a host's pace was cut by pushback
+	InFlight         int            // requests on the wire now
+	Queued           int            // URLs waiting in their hosts' queues
+	WaitingForHost   int            // of those, in hosts that may not send now
+	Cancelled        int            // in flight when an interrupt cancelled them: to do
+	RobotsFetches    int            // robots.txt requests (not pages: no records)
+	RobotsDisallowed int            // URLs robots.txt kept us from
+	Filtered         map[string]int // links not followed, by reason
+	Interrupted      bool           // Interrupt was called
+	ParsedOffLoop    int            // pages parsed by the parse workers, not on a loop (the crawl's)
+	ParseBacklogPeak int            // the most bytes of bodies that awaited parsing at once (the crawl's)
+}
+
+// Stats returns the current counts.
+func (c *Crawler) Stats() Stats {
+	s := c.stats
+	s.Filtered = maps.Clone(c.stats.Filtered)
+	s.ParsedOffLoop, s.ParseBacklogPeak = int(c.parser.offLoop.Load()), int(c.parser.peak.Load())
+	s.Queued = c.front.Queued()
+	s.WaitingForHost = c.front.Waiting(c.loop.Time())
+	return s
+}
+
+// Add is s and t counted together: a Group's shards, say.
+func (s Stats) Add(t Stats) Stats {
+	s.Done += t.Done
+	s.Fetched += t.Fetched
+	s.Errors += t.Errors
+	s.Retries += t.Retries
+	s.SlowDowns += t.SlowDowns
+	s.InFlight += t.InFlight
+	s.Queued += t.Queued
+	s.WaitingForHost += t.WaitingForHost
+	s.Cancelled += t.Cancelled
+	s.RobotsFetches += t.RobotsFetches
+	s.RobotsDisallowed += t.RobotsDisallowed
+	if s.Filtered == nil {
+		s.Filtered = make(map[string]int)
+	}
+	for k, v := range t.Filtered {
+		s.Filtered[k] += v
+	}
+	s.Interrupted = s.Interrupted || t.Interrupted
+	// The parse pool is the crawl's, one for every loop: each shard
+	// reports the same counts, read at slightly different times.
+	s.ParsedOffLoop = max(s.ParsedOffLoop, t.ParsedOffLoop)
+	s.ParseBacklogPeak = max(s.ParseBacklogPeak, t.ParseBacklogPeak)
+	return s
+}
+
+// FailedRoots says which roots could not be crawled, and why: no answer,
+// an error status, or robots.txt forbidding or hiding it — following the
+// root's redirects to where they lead. A root left unfetched by an
+// interrupt or the page budget is not a failure, and neither is one whose
+// redirect leaves the crawl's scope.
+func (c *Crawler) FailedRoots() []string { return c.view().failedRoots() }
+
+func (c view) failedRoots() []string {
+	byURL := make(map[string]*Record, len(c.records))
+	for _, r := range c.records {
+		byURL[r.URL] = r
+	}
+	var failed []string
+	for _, root := range c.roots {
+		if why := c.rootFailure(root.String(), byURL); why != "" {
+			failed = append(failed, root.String()+": "+why)
+		}
+	}
+	return failed
+}
+
+func (c view) rootFailure(u string, byURL map[string]*Record) string {
+	for hops := 0; hops <= c.cfg.MaxRedirect; hops++ {
+		r := byURL[u]
+		switch {
+		case r == nil && slices.Contains(c.disallowed, u):
+			return "disallowed by robots.txt"
+		case r == nil:
+			return ""
+		case r.Status == nil:
+			return *r.Exception
+		case r.Exception != nil:
+			return fmt.Sprintf("status %d: %s", *r.Status, *r.Exception)
+		case r.NextURL != nil:
+			u = *r.NextURL
+			continue
+		case *r.Status >= 400:
+			return fmt.Sprintf("status %d", *r.Status)
+		}
+		return ""
+	}
+	return ""
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"loopkit/crawler/frontier"
 	"loopkit/crawler/http1"
 	"loopkit/crawler/robots"
 	"loopkit/crawler/urlnorm"
@@ -22,20 +23,19 @@ const (
 	robotsMaxBytes = 512 << 10
 )
 
-// runRobots is a host's first job: fetch its robots.txt, through the
-// host's own politeness (it is a request to the host like any other, and
-// Crawl-delay counts from it), and decide what the host's pages may do.
-// Redirects and retries go back through the frontier as the same job.
-func (c *Crawler) runRobots(y task.Yield, j job) verdict {
-	h, it := j.host, j.item
-	tries := it.tries + 1
+// fetchRobots is a host's gate, its first job: fetch its robots.txt,
+// through the host's own politeness (it is a request to the host like any
+// other, and Crawl-delay counts from it), and decide what the host's pages
+// may do. Redirects and retries go back through the frontier as the same
+// gate.
+func (c *Crawler) fetchRobots(y task.Yield, j *frontier.Job) verdict {
+	h, it := c.hosts[j.Host.Origin()], j.Item
+	tries := it.Tries + 1
 	c.stats.RobotsFetches++
-	req := http1.Request{URL: it.url, MaxBodyBytes: robotsMaxBytes, TruncateBody: true}
-	trace := c.traceFor(&req)
-	reply, err := c.client.Fetch(y, req)
-	c.attempted(j, trace, reply, err)
+	req := http1.Request{URL: it.URL, MaxBodyBytes: robotsMaxBytes, TruncateBody: true}
+	reply, err := c.request(y, j, req)
 	if errors.Is(err, future.ErrCancelled) {
-		return verdict{retry: true, tries: it.tries} // an interrupt: nothing was decided
+		return verdict{retry: true, tries: it.Tries} // an interrupt: nothing was decided
 	}
 	v, giveUp := c.judge(j, reply, err, tries)
 	switch {
@@ -53,11 +53,9 @@ func (c *Crawler) runRobots(y task.Yield, j job) verdict {
 		rules := robots.Parse(reply.Body, productToken(c.cfg.UserAgent))
 		if d, ok := rules.CrawlDelay(); ok {
 			// The server's delay: a Crawl-delay in either scheme's
-			// robots.txt spaces both, the longer one winning.
-			h.server.pace.setDelay(min(d, c.cfg.MaxCrawlDelay))
-			// Crawl-delay counts from this request, so the first page
-			// waits too.
-			c.front.holdUntil(h, c.loop.Time()-reply.Timings.Done+h.server.pace.gap())
+			// robots.txt spaces both, the longer one winning. It counts
+			// from this request, so the first page waits too.
+			c.front.SetDelay(j.Host, min(d, c.cfg.MaxCrawlDelay))
 		}
 		c.robotsKnown(h, rules)
 	case robots.FollowRedirect:
@@ -71,32 +69,28 @@ func (c *Crawler) runRobots(y task.Yield, j job) verdict {
 }
 
 // robotsRedirect follows a robots.txt redirect (RFC 9309 §2.3.1.2: up to
-// five, even to another host) by queueing the same job with the new
+// five, even to another host) by queueing the same gate with the new
 // target. Too many, or no usable Location, means there is no file.
-func (c *Crawler) robotsRedirect(j job, reply *http1.Reply) verdict {
-	from, _ := url.Parse(j.item.url)
+func (c *Crawler) robotsRedirect(j *frontier.Job, reply *http1.Reply) verdict {
+	from, _ := url.Parse(j.Item.URL)
 	next, err := urlnorm.Resolve(from, reply.Header.Get("Location"))
-	if err != nil || j.item.redirects <= 0 {
-		c.robotsKnown(j.host, robots.AllowAll())
+	if err != nil || j.Item.Redirects <= 0 {
+		c.robotsKnown(c.hosts[j.Host.Origin()], robots.AllowAll())
 		return verdict{}
 	}
 	return verdict{retry: true, redirectTo: next.String()} // through the frontier again, tries anew
 }
 
 // robotsKnown applies rules to h: the URLs it queued meanwhile are
-// screened, and its pages may go.
-func (c *Crawler) robotsKnown(h *host, rules *robots.Rules) {
-	h.rules, h.robots = rules, robotsKnown
-	h.robotsUntil = c.loop.Time() + robotsTTL
-	h.robotsItem = item{url: h.origin + "/robots.txt", redirects: robots.MaxRedirects} // for the next fetch
-	before := h.queue.len()
-	h.queue.filter(func(it item) bool { return c.robotsAllow(h, it.url) })
-	c.front.queued -= before - h.queue.len()
+// screened, and its pages may go, until the rules expire.
+func (c *Crawler) robotsKnown(h *hostPolicy, rules *robots.Rules) {
+	h.rules = rules
+	c.front.Open(h.host, c.loop.Time()+robotsTTL, func(it frontier.Item) bool { return c.robotsAllow(h, it.URL) })
 }
 
 // robotsAllow says whether h's rules let rawURL be fetched, and notes it
 // when they do not.
-func (c *Crawler) robotsAllow(h *host, rawURL string) bool {
+func (c *Crawler) robotsAllow(h *hostPolicy, rawURL string) bool {
 	if h.rules == nil {
 		return true
 	}
@@ -107,7 +101,7 @@ func (c *Crawler) robotsAllow(h *host, rawURL string) bool {
 	c.stats.RobotsDisallowed++
 	c.disallowed = append(c.disallowed, rawURL)
 	if c.cfg.OnDisallowed != nil {
-		c.cfg.OnDisallowed(rawURL)
+		c.out.call(func() { c.cfg.OnDisallowed(rawURL) })
 	}
 	return false
 }

@@ -88,7 +88,7 @@ func (c *Crawler) receive(batch []link) {
 			c.stats.Filtered[reason]++
 			continue
 		}
-		c.enqueue(l.url, int(l.redirects), int(l.depth))
+		c.addURL(l.url, int(l.redirects), int(l.depth))
 	}
 	c.shard.group.settle() // after the enqueues: the shard is awake by now if it got work
 }

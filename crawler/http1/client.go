@@ -158,6 +158,12 @@ type Request struct {
 	// set and no Body; the connection reads and drops the rest if it is
 	// short (cheaper than a new connection), or is closed.
 	WantBody func(head *Response) bool
+	// Sent, if set, is called when the request has all been written to
+	// the socket (over TLS, encrypted): the moment the server may start
+	// on it. It is called again if a dead pooled connection makes the
+	// client send it once more on a fresh one. A crawler counts its
+	// politeness spacing from here.
+	Sent func()
 }
 
 // Timings says when each phase of a request ended, measured from the

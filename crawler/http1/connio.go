@@ -32,6 +32,9 @@ func (c *conn) write() {
 	c.ex.timings.Written = c.ex.since()
 	c.awaitHead()
 	c.arm("read", c.pool.client.opts.ReadTimeout)
+	if c.ex.onSent != nil {
+		c.ex.onSent() // last: it may do anything, the connection is ready for the answer
+	}
 }
 
 // flush sends as much of out as the socket takes and reports whether all

@@ -31,13 +31,14 @@ type exchange struct {
 	maxBody  int64 // Request.MaxBodyBytes
 	truncate bool  // Request.TruncateBody
 	wantBody func(*Response) bool
-	skipped  bool // wantBody said no: the reply has no body
+	onSent   func() // Request.Sent
+	skipped  bool   // wantBody said no: the reply has no body
 }
 
 func newExchange(c *Client, req Request, result *future.Future[*Reply]) *exchange {
 	l := c.loop
 	ex := &exchange{client: c, method: req.Method, url: req.URL, result: result, start: l.Time(),
-		maxBody: req.MaxBodyBytes, truncate: req.TruncateBody, wantBody: req.WantBody, trace: req.Trace}
+		maxBody: req.MaxBodyBytes, truncate: req.TruncateBody, wantBody: req.WantBody, onSent: req.Sent, trace: req.Trace}
 	if ex.method == "" {
 		ex.method = "GET"
 	}

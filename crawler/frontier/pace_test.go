@@ -1,10 +1,8 @@
-package crawler
+package frontier
 
 import (
 	"testing"
 	"time"
-
-	"loopkit/loop"
 )
 
 // Concurrency grows by one per round of successes up to --per_host, and
@@ -102,35 +100,5 @@ func TestPaceKeepsTheDelayFloor(t *testing.T) {
 	}
 	if p.gap() < 2*time.Second {
 		t.Fatalf("probing took the gap to %v, under the delay", p.gap())
-	}
-}
-
-// A host has one spelling everywhere: a Unicode name and its punycode
-// are one host in the frontier (one queue, one pace, one robots.txt) and
-// one URL in the seen set.
-func TestUnicodeAndPunycodeAreOneHost(t *testing.T) {
-	l, err := loop.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	c, err := New(l, Config{Roots: []string{"http://bücher.example/"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, raw := range []string{"http://bücher.example/a", "http://BÜCHER.example/a", "http://xn--bcher-kva.example/a"} {
-		u, err := ParseRoot(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.enqueue(u, 0, 0)
-	}
-	if len(c.front.hosts) != 1 || c.front.queued != 1 {
-		t.Fatalf("%d hosts, %d queued; want one of each", len(c.front.hosts), c.front.queued)
-	}
-	for origin := range c.front.hosts {
-		if origin != "http://xn--bcher-kva.example" {
-			t.Fatalf("host %q, want the punycode spelling", origin)
-		}
 	}
 }

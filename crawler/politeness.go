@@ -2,6 +2,7 @@ package crawler
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"net"
 	"os"
@@ -9,11 +10,75 @@ import (
 	"strings"
 	"time"
 
+	"loopkit/crawler/frontier"
 	"loopkit/crawler/http1"
 )
 
+// judge reads an answer three ways: what it says about the server's pace
+// (pushback slows the server down: the frontier's AIMD), about the
+// server's next start (Retry-After holds back everything not yet sent to
+// it, on every attempt, the last one too), and about this URL (retry or
+// not). giveUp is set when the host asked for a wait longer than
+// --max_retry_after.
+func (c *Crawler) judge(j *frontier.Job, reply *http1.Reply, err error, tries int32) (v verdict, giveUp string) {
+	now := c.loop.Time()
+	status := 0
+	if reply != nil {
+		status = reply.StatusCode
+	}
+	switch {
+	case status == 429 || status == 503:
+		if c.front.PushedBack(j, now) {
+			c.stats.SlowDowns++
+		}
+	case status >= 500 || err != nil && retryableError(err):
+		if c.front.Failed(j, now) {
+			c.stats.SlowDowns++
+		}
+	case err == nil:
+		c.front.Succeeded(j)
+	}
+	retryAfter, hasRetryAfter := time.Duration(0), false
+	if status == 429 || status == 503 || IsRedirect(status) {
+		retryAfter, hasRetryAfter = parseRetryAfter(reply.Header.Get("Retry-After"), time.Now())
+	}
+	if hasRetryAfter {
+		if retryAfter > c.cfg.MaxRetryAfter {
+			return verdict{tries: tries}, fmt.Sprintf("the host asked to wait %v (Retry-After), longer than --max_retry_after %v",
+				retryAfter, c.cfg.MaxRetryAfter)
+		}
+		c.front.HoldUntil(j.Host, now+retryAfter)
+	}
+	retryable := err == nil && retryableStatus(status) || err != nil && retryableError(err)
+	if !retryable || tries >= int32(c.cfg.MaxTries) || c.stopping {
+		return verdict{tries: tries}, ""
+	}
+	c.stats.Retries++
+	wait := backoff(c.cfg.BackoffBase, int(tries))
+	if hasRetryAfter {
+		wait = 0 // the host's own clock holds the retry back
+	}
+	return verdict{retry: true, wait: wait, tries: tries}, ""
+}
+
+// failHost gives up on h: every URL queued for it, and every one found
+// for it later, is recorded with why.
+func (c *Crawler) failHost(h *hostPolicy, why, kind string) {
+	if h.failure != "" {
+		return
+	}
+	h.failure, h.failureKind = why, kind
+	c.notice(h.host.Origin() + ": " + why)
+	c.front.Retire(h.host, func(it frontier.Item) { c.recordHostFailure(h, it) })
+}
+
+func (c *Crawler) recordHostFailure(h *hostPolicy, it frontier.Item) {
+	c.record(&Record{URL: it.URL, Depth: int(it.Depth), Exception: ptr(h.failure), ErrorKind: h.failureKind})
+}
+
 // retryableStatus: the server is busy, overloaded or briefly broken, and
-// asking again later may work (seed 000's list). Every other 4xx is final:
+// asking again later may work (the list of the asyncio-and-httpx
+// politeness article). Every other 4xx is final:
 // 404 stays 404 however often it is asked.
 func retryableStatus(code int) bool {
 	switch code {

@@ -1,4 +1,4 @@
-package crawler
+package frontier
 
 // deque is a host's queue of URLs: first in, first out, except that a
 // retry goes back to the front, ahead of the URLs queued after it. It is a
@@ -24,6 +24,9 @@ func (d *deque[T]) pushFront(v T) {
 	d.buf[d.head] = v
 	d.n++
 }
+
+// front is the first item; the deque must not be empty.
+func (d *deque[T]) front() T { return d.buf[d.head] }
 
 // popFront removes and returns the first item; the deque must not be empty.
 func (d *deque[T]) popFront() T {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 
+	"loopkit/crawler/frontier"
 	"loopkit/crawler/robots"
 	"loopkit/crawler/urlnorm"
 )
@@ -20,10 +21,15 @@ const (
 	filterQueryVariant = "query_variants"     // one path with too many queries: a trap?
 )
 
-// addRoot queues a root. Roots pass no filter but the seen set: the
-// operator asked for them.
-func (c *Crawler) addRoot(u *url.URL) {
-	c.enqueue(u, c.cfg.MaxRedirect, 0)
+// hostPolicy is what the crawler decided of one host (an origin), beside
+// what the frontier keeps of it: its robots.txt rules, whether it was
+// given up and why, and how many of its URLs were accepted.
+type hostPolicy struct {
+	host        *frontier.Host
+	rules       *robots.Rules // nil until robots.txt is known (or with robots.txt off)
+	failure     string        // once set, why nothing more is fetched from it
+	failureKind string        // the records' error_kind
+	pages       int           // URLs accepted for it, for --max_pages_per_host
 }
 
 // follow queues a link or a redirect target if it passes the filters and
@@ -46,7 +52,7 @@ func (c *Crawler) follow(u *url.URL, redirects, depth int) (passed, isNew bool) 
 		c.stats.Filtered[reason]++
 		return false, false
 	}
-	return true, c.enqueue(u, redirects, depth)
+	return true, c.addURL(u, redirects, depth)
 }
 
 // filter says why u is not crawled, or "" if it may be: the checks every
@@ -73,7 +79,7 @@ func (c *Crawler) ownedFilter(u *url.URL) string {
 	if c.seen.Has(u.String()) {
 		return "" // not new: the caps below were applied when it was
 	}
-	if h := c.front.hosts[origin(u)]; h != nil && c.cfg.MaxPagesPerHost > 0 && h.pages >= c.cfg.MaxPagesPerHost {
+	if h := c.hosts[origin(u)]; h != nil && c.cfg.MaxPagesPerHost > 0 && h.pages >= c.cfg.MaxPagesPerHost {
 		c.notice(fmt.Sprintf("%s: --max_pages_per_host %d reached, more of its URLs are not followed", origin(u), c.cfg.MaxPagesPerHost))
 		return filterHostPages
 	}
@@ -85,10 +91,13 @@ func (c *Crawler) ownedFilter(u *url.URL) string {
 	return ""
 }
 
-// enqueue adds u to its host's queue unless it was seen before, and
-// reports whether it was new. A host that failed records its URLs at once;
-// one whose robots.txt is known screens them now.
-func (c *Crawler) enqueue(u *url.URL, redirects, depth int) bool {
+// addURL adds u to its host's queue unless it was seen before, and
+// reports whether it was new: the chapter's add_url. Roots come here
+// straight, passing no filter but the seen set (the operator asked for
+// them); links and redirect targets come through follow. A host given up
+// records its URLs at once; one whose robots.txt is known screens them
+// now.
+func (c *Crawler) addURL(u *url.URL, redirects, depth int) bool {
 	s := u.String()
 	if !c.seen.Add(s) {
 		return false
@@ -96,28 +105,38 @@ func (c *Crawler) enqueue(u *url.URL, redirects, depth int) bool {
 	if u.RawQuery != "" {
 		c.variants[pathKey(u)]++
 	}
-	h := c.front.host(origin(u), authority(u), c.newHost)
+	h := c.host(u)
 	h.pages++
-	it := item{url: s, redirects: int32(redirects), depth: int32(depth)}
+	it := frontier.Item{URL: s, Redirects: int32(redirects), Depth: int32(depth)}
 	switch {
 	case h.failure != "":
 		c.recordHostFailure(h, it)
-	case h.robots == robotsKnown && !c.robotsAllow(h, s):
+	case h.rules != nil && !c.robotsAllow(h, s):
 	default:
-		c.front.push(h, it)
+		c.front.Push(h.host, it, c.loop.Time())
+		c.dispatch()
 	}
 	return true
 }
 
-func (c *Crawler) newHost(origin string) *host {
-	h := &host{}
-	if c.cfg.NoRobots {
-		h.robots = robotsKnown
-	} else {
-		h.robotsItem = item{url: origin + "/robots.txt", redirects: robots.MaxRedirects, queuedMS: loopMS(c.loop.Time())}
+// host is u's host, created on first sight: its robots.txt is its gate,
+// the first job the frontier hands out for it.
+func (c *Crawler) host(u *url.URL) *hostPolicy {
+	o := origin(u)
+	h := c.hosts[o]
+	if h == nil {
+		h = &hostPolicy{host: c.front.Host(o, authority(u))}
+		c.hosts[o] = h
+		if !c.cfg.NoRobots {
+			c.front.Gate(h.host, frontier.Item{URL: o + "/robots.txt", Redirects: robots.MaxRedirects})
+		}
 	}
 	return h
 }
+
+// authority is what a server is keyed by: the host and port of u, which
+// urlnorm has written without the scheme's default port.
+func authority(u *url.URL) string { return u.Host }
 
 // origin is the scheme and authority of u: what a host is keyed by.
 func origin(u *url.URL) string { return u.Scheme + "://" + u.Host }

@@ -1,0 +1,183 @@
+package crawler
+
+import (
+	"errors"
+	"time"
+
+	"loopkit/crawler/frontier"
+	"loopkit/crawler/http1"
+	"loopkit/future"
+	"loopkit/loop"
+	"loopkit/task"
+)
+
+// dispatcher is the frontier's loop side. The frontier (crawler/frontier)
+// is pure: it says which job may go now, and when the next one could. The
+// dispatcher makes that a loop's work: idle workers park here, each on a
+// future, and dispatch hands them jobs; when the frontier says "not
+// before t", one loop timer wakes dispatch at t. So no worker ever sleeps
+// on a host, and a host that must wait a minute costs nothing meanwhile.
+type dispatcher struct {
+	idle    []*future.Future[*frontier.Job] // parked workers, first come first served
+	timer   *loop.Timer                     // wakes dispatch when the frontier's next time comes
+	held    bool                            // the budget said no: it calls dispatch when it may say yes
+	empty   *future.Future[struct{}]        // completes when the crawl has nothing left
+	isQuiet bool                            // a Group's shard: it said it had nothing left
+
+	fetches map[*future.Future[*http1.Reply]]struct{} // requests on the wire, for cancelInFlight
+}
+
+func (d *dispatcher) init(l *loop.Loop) {
+	d.empty = future.New[struct{}](l)
+	d.fetches = make(map[*future.Future[*http1.Reply]]struct{})
+}
+
+// errStopped is what next says once the frontier hands out nothing more.
+var errStopped = errors.New("crawler: the frontier is stopped")
+
+// next parks the calling worker until dispatch hands it a job.
+func (c *Crawler) next(y task.Yield) (*frontier.Job, error) {
+	if c.front.Stopped() {
+		return nil, errStopped
+	}
+	w := future.New[*frontier.Job](c.loop)
+	c.idle = append(c.idle, w)
+	c.dispatch()
+	j, err := task.Await(y, w)
+	if err != nil && w.Done() {
+		// Cancelled just after dispatch handed us a job: give it back,
+		// or it would be neither done nor to do.
+		if handed, herr := w.Result(); herr == nil {
+			c.over(handed, verdict{retry: true, tries: handed.Item.Tries})
+		}
+	}
+	return j, err
+}
+
+// dispatch hands jobs to parked workers for as long as the frontier has
+// one to hand out now, and otherwise sets the timer for when it will.
+// It is called after anything that may let a job go: a worker parking, a
+// URL queued, a job over, a request sent, a budget freed, the timer.
+func (c *Crawler) dispatch() {
+	now := c.loop.Time()
+	c.held = false
+	for c.hasIdle() {
+		j, ok := c.front.Next(now)
+		if !ok {
+			break
+		}
+		c.popIdle().SetResult(j)
+	}
+	if at, ok := c.front.Wake(); ok && !c.held && c.hasIdle() {
+		c.wakeAt(at)
+	}
+	c.checkEmpty()
+}
+
+// hasIdle says whether a worker is parked, dropping those cancelled
+// while they were.
+func (c *Crawler) hasIdle() bool {
+	for len(c.idle) > 0 && c.idle[0].Done() {
+		c.idle[0] = nil
+		c.idle = c.idle[1:]
+	}
+	return len(c.idle) > 0
+}
+
+func (c *Crawler) popIdle() *future.Future[*frontier.Job] {
+	w := c.idle[0]
+	c.idle[0] = nil
+	c.idle = c.idle[1:]
+	return w
+}
+
+// wakeAt makes sure dispatch runs at t.
+func (c *Crawler) wakeAt(t time.Duration) {
+	if c.timer != nil {
+		if c.timer.When() <= t {
+			return
+		}
+		c.timer.Cancel()
+	}
+	c.timer = c.loop.CallAt(t, func() {
+		c.timer = nil
+		c.dispatch()
+	})
+}
+
+// admit is the frontier's Admit: whether the budget lets j go now (budget.go).
+func (c *Crawler) admit(j frontier.Job) bool {
+	ok, last := c.budget.take(c, countsAsPage(j))
+	if last {
+		c.budget.stopAll(c) // the page budget is spent: nothing more starts, on any loop
+	}
+	c.held = c.held || !ok
+	return ok
+}
+
+// countsAsPage says whether j counts against MaxPages: a page's first
+// attempt, not a retry, and not robots.txt.
+func countsAsPage(j frontier.Job) bool { return !j.Gate && j.Item.Tries == 0 }
+
+// stop hands out nothing more: parked workers are told so, and retries
+// waiting out a backoff go back to their queues, as to do.
+func (c *Crawler) stop() {
+	if c.front.Stopped() {
+		return
+	}
+	c.front.Stop(c.loop.Time())
+	for c.hasIdle() {
+		c.popIdle().SetError(errStopped)
+	}
+	if c.timer != nil {
+		c.timer.Cancel()
+		c.timer = nil
+	}
+	c.checkEmpty()
+}
+
+// checkEmpty completes empty when the frontier has nothing left.
+func (c *Crawler) checkEmpty() {
+	if c.empty.Done() {
+		return
+	}
+	nothing := c.front.Empty()
+	if c.shard == nil {
+		if nothing {
+			c.empty.SetResult(struct{}{})
+		}
+		return
+	}
+	// One of a Group's shards: its having nothing left is not the end of
+	// the crawl, as another shard may yet send it links. It says when it
+	// falls quiet and when it wakes, and the Group ends the crawl
+	// (finishShard) when every shard is quiet and no link is on its way.
+	if nothing != c.isQuiet {
+		c.isQuiet = nothing
+		c.quiet(nothing)
+	}
+}
+
+// finishShard ends a shard's crawl: join returns.
+func (c *Crawler) finishShard() {
+	if !c.empty.Done() {
+		c.empty.SetResult(struct{}{})
+	}
+}
+
+// join waits until checkEmpty says the crawl has nothing left: the
+// chapter's q.join().
+func (c *Crawler) join(y task.Yield) error {
+	_, err := task.Await(y, c.empty)
+	return err
+}
+
+// cancelInFlight cancels the requests on the wire. A request whose answer
+// has already come cannot be cancelled, and is recorded as usual; one
+// cancelled is counted as to do. Pages being parsed are not cancelled:
+// their answer came, and their parse is bounded (parsepool.go).
+func (c *Crawler) cancelInFlight() {
+	for f := range c.fetches {
+		f.Cancel()
+	}
+}
