@@ -77,6 +77,12 @@ func redirect(code int, to string) http.HandlerFunc {
 // crawl runs a crawl to its end and returns its records by URL path.
 func crawl(t *testing.T, cfg crawler.Config) (*crawler.Crawler, map[string]*crawler.Record) {
 	t.Helper()
+	return crawlWith(t, cfg, nil)
+}
+
+// crawlWith is crawl, telling made about the crawler before it runs.
+func crawlWith(t *testing.T, cfg crawler.Config, made func(*crawler.Crawler)) (*crawler.Crawler, map[string]*crawler.Record) {
+	t.Helper()
 	l, err := loop.New(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -88,6 +94,9 @@ func crawl(t *testing.T, cfg crawler.Config) (*crawler.Crawler, map[string]*craw
 	c, err := crawler.New(l, cfg)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if made != nil {
+		made(c)
 	}
 	guard := l.CallLater(60*time.Second, func() { t.Error("crawl hung"); l.Stop() })
 	if _, err := task.Run(l, func(y task.Yield) (int, error) { return 0, c.Crawl(y) }); err != nil {

@@ -106,3 +106,42 @@ type peekedConn struct {
 }
 
 func (c *peekedConn) Read(p []byte) (int, error) { return c.r.Read(p) }
+
+// HostTLSSlow is HostTLS with every TLS handshake held back by wait on
+// the server's side: from the client's side, each new connection is slow
+// to open, as over a long path. It shows whether a client's politeness
+// counts from when a request is handed to a connection or from when it is
+// sent.
+func (s *Server) HostTLSSlow(name string, h http.Handler, wait time.Duration) string {
+	return "https://" + s.serve(name, tls.NewListener(&slowListener{Listener: s.listen(), wait: wait}, s.tlsConfig()), h)
+}
+
+// slowListener's connections wait before their first read, on the
+// connection's own goroutine (net/http handshakes there), so one slow
+// connection holds up no other.
+type slowListener struct {
+	net.Listener
+	wait time.Duration
+}
+
+func (l *slowListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &slowConn{Conn: c, wait: l.wait}, nil
+}
+
+type slowConn struct {
+	net.Conn
+	wait  time.Duration
+	begun bool
+}
+
+func (c *slowConn) Read(p []byte) (int, error) {
+	if !c.begun {
+		c.begun = true
+		time.Sleep(c.wait)
+	}
+	return c.Conn.Read(p)
+}
