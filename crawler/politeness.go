@@ -55,8 +55,13 @@ func (c *Crawler) judge(j *frontier.Job, reply *http1.Reply, err error, tries in
 	}
 	c.stats.Retries++
 	wait := backoff(c.cfg.BackoffBase, int(tries))
-	if hasRetryAfter {
+	switch {
+	case hasRetryAfter:
 		wait = 0 // the host's own clock holds the retry back
+	case status == 429 || status == 503:
+		// A host that pushed back without saying for how long: at least
+		// a second, doubling with each try, whatever --backoff says.
+		wait = max(wait, pushbackRetryBase<<(tries-1))
 	}
 	return verdict{retry: true, wait: wait, tries: tries}, ""
 }
@@ -107,6 +112,12 @@ func retryableError(err error) bool {
 	}
 	return false
 }
+
+// pushbackRetryBase is the least a retry waits after a 429 or a 503 that
+// named no Retry-After: the first retry a second later, the next two
+// seconds after that, and so on. Both statuses say "too much, too fast";
+// a bare 429 is not a license to come back sooner than a bare 503.
+const pushbackRetryBase = time.Second
 
 // backoff is base × 2^(attempt-1) × uniform(0.5, 1.0): exponential, so a
 // struggling server gets room, and jittered, so clients that failed

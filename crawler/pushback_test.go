@@ -169,3 +169,77 @@ func TestRetryAfterBeyondTheCapGivesUpTheHost(t *testing.T) {
 	}
 	quietAfter(t, srv, "h", "/p1", 5*time.Second) // nothing at all after it, in fact
 }
+
+// mixedHost answers its twelve pages as a troubled site might: four are
+// 404, four always 500, four always a bare 429 (no Retry-After).
+func mixedHost(w http.ResponseWriter, r *http.Request) {
+	var i int
+	if _, err := fmt.Sscanf(r.URL.Path, "/p%d", &i); err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	switch i / 4 {
+	case 0:
+		http.NotFound(w, r)
+	case 1:
+		w.WriteHeader(http.StatusInternalServerError)
+	default:
+		w.WriteHeader(http.StatusTooManyRequests)
+	}
+}
+
+// A host that pushes back on some URLs and answers the others normally is
+// not left at a long spacing: the penalty decays as it answers, so after
+// the retries' own waits (a bare 429 waits at least 1 s, then 2)
+// nothing waits long. Before, the spacing climbed to 30 s and such a crawl
+// took minutes (with four tries, seven).
+func TestPushbackPenaltyDecays(t *testing.T) {
+	t.Parallel() // it mostly waits
+	srv := wirelog.New(t)
+	root := srv.Host("h", wirelog.Fan(12, mixedHost))
+	start := time.Now()
+	_, recs := crawl(t, crawler.Config{Roots: []string{root}, NoRobots: true, MaxTries: 3, BackoffBase: 500 * time.Millisecond})
+	took := time.Since(start)
+	if len(recs) != 13 {
+		t.Fatalf("%d records, want 13", len(recs))
+	}
+	arr := srv.Arrivals("h")
+	longest := time.Duration(0)
+	for i := 1; i < len(arr); i++ {
+		longest = max(longest, arr[i].At.Sub(arr[i-1].At))
+	}
+	t.Logf("%d requests in %v, longest gap %v", len(arr), took.Round(time.Millisecond), longest.Round(time.Millisecond))
+	if longest > 5*time.Second {
+		t.Errorf("the longest gap between two requests was %v: the host was held back past the retries' own waits", longest)
+	}
+}
+
+// A bare 429 is treated like a 503: its retry waits at least a second,
+// and the wait doubles with each try — measured at the server.
+func TestBare429RetryWaitsAtLeastASecondDoubling(t *testing.T) {
+	t.Parallel() // it mostly waits
+	srv := wirelog.New(t)
+	var mu sync.Mutex
+	n := 0
+	root := srv.Host("h", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		n++
+		first := n <= 2
+		mu.Unlock()
+		if first {
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		wirelog.Page(w)
+	}))
+	_, recs := crawl(t, crawler.Config{Roots: []string{root}, NoRobots: true, MaxTries: 3, BackoffBase: 100 * time.Millisecond})
+	if r := recs["/"]; status(r) != 200 || r.Tries != 3 {
+		t.Fatalf("root recorded %+v, want 200 after 3 tries", r)
+	}
+	arr := srv.Arrivals("h")
+	for i, least := range []time.Duration{time.Second, 2 * time.Second} {
+		if gap := arr[i+1].At.Sub(arr[i].At); gap < least-20*time.Millisecond {
+			t.Errorf("retry %d came %v after the 429, want at least %v", i+1, gap.Round(time.Millisecond), least)
+		}
+	}
+}

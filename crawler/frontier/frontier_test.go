@@ -426,3 +426,33 @@ func TestSetDelayCountsFromTheLastSend(t *testing.T) {
 		t.Fatalf("gap %v, want 500ms", f.Gap(h))
 	}
 }
+
+// A first refusal slows the server down; a retry refused again does not
+// slow it again (the page is refused whatever the pace), though it holds
+// the server for its current spacing.
+func TestRetryRefusedAgainIsNoCongestionEvent(t *testing.T) {
+	f := frontier.New(frontier.Options{PerHost: 4})
+	h := f.Host("http://a", "a")
+	push(f, h, 0, "a1", "a2")
+	j := next(t, f, 0)
+	f.Sent(j, 0)
+	if !f.PushedBack(j, 0) {
+		t.Fatal("a first 429 did not slow the server down")
+	}
+	gap := f.Gap(h)
+	f.Requeue(j, 0, 0)
+	j = next(t, f, gap)
+	f.Sent(j, gap)
+	if j.Item.URL != "a1" {
+		t.Fatalf("handed out %s, want the retry of a1", j.Item.URL)
+	}
+	j.Item.Tries = 1 // as the crawler counts it
+	if f.PushedBack(j, gap) {
+		t.Fatal("a retry refused again slowed the server down again")
+	}
+	if f.Gap(h) != gap {
+		t.Fatalf("gap %v after the retry's refusal, want %v unchanged", f.Gap(h), gap)
+	}
+	f.Finish(j, gap)
+	wake(t, f, 2*gap)
+}

@@ -3,8 +3,9 @@ package frontier
 import "time"
 
 // pace is how hard the crawler may press one server (server.go), and how
-// it adapts when the server pushes back: AIMD, the rule TCP uses for its congestion window
-// and seed 003 calls the "pain reflex".
+// it adapts when the server pushes back: AIMD, the rule TCP uses for its
+// congestion window, and what the million-pages article calls the "pain
+// reflex".
 //
 //   - Concurrency starts at one request in flight and grows by one per
 //     success until the first pushback (TCP's slow start: it doubles each
@@ -18,12 +19,17 @@ import "time"
 //     sets the extra to firstPushbackGap (or doubles what there was);
 //     later ones set the gap from the rate the host actually served since
 //     the first pushback, which is its real limit because the crawler was
-//     above it. Every run of successes then shrinks the gap a little, to
-//     find out whether the host would take more.
+//     above it.
+//   - The extra decays as the host answers normally: every run of
+//     successes shrinks it, by a step that grows while the host keeps
+//     answering well (quick far from the gap where it pushed back,
+//     careful near it), to find out whether the host would take more.
+//     The floor, --delay or Crawl-delay, never decays.
 //   - Pushback is a 429 or a 503, or more than 5 % failures among the
 //     host's last outcomes. One burst of 429s is one congestion event: a
 //     request sent before the last slow-down carries an older epoch and
-//     does not slow the host down again (TCP reacts once per window).
+//     does not slow the host down again (TCP reacts once per window). A
+//     retry refused again is no congestion event either (server.go).
 //
 // Production crawlers do more (Scrapy's AutoThrottle targets a latency,
 // Heritrix scales its delay by the last fetch time); this is the smallest
@@ -99,6 +105,10 @@ func (p *pace) succeeded() {
 		}
 	}
 }
+
+// refusedAgain notes a retry pushed back again: it changes no pace, but
+// the probing for a faster one starts over.
+func (p *pace) refusedAgain() { p.okRun, p.probe = 0, probeStep }
 
 // failed notes a failure (a network error, a timeout, a 5xx other than
 // 503) and reports whether the host's failure rate makes it pushback.

@@ -91,9 +91,20 @@ func (f *Frontier) Succeeded(j *Job) {
 // PushedBack says the server of j pushed back (a 429, a 503): it is slowed
 // down, once per congestion event, and nothing more is sent to it for its
 // new spacing. It reports whether this answer slowed it down.
+//
+// A retry pushed back again does not slow the server down again: the
+// server refused that page twice, whatever the pace, which says more
+// about the page than about the pace. Its own backoff spaces it (at
+// least a second, doubling), and the server's other pages go on at the
+// pace they had.
 func (f *Frontier) PushedBack(j *Job, now time.Duration) bool {
 	s := j.Host.server
-	slowed := s.pace.pushedBack(j.epoch, now)
+	slowed := false
+	if j.Item.Tries == 0 {
+		slowed = s.pace.pushedBack(j.epoch, now)
+	} else {
+		s.pace.refusedAgain()
+	}
 	f.HoldUntil(j.Host, now+s.pace.gap())
 	f.placeServer(s)
 	return slowed
