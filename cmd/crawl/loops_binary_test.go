@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -96,5 +97,99 @@ func TestLoopsInterruptStopsEveryLoop(t *testing.T) {
 	}
 	if done := reportCount(t, c.stdout.String(), "Done"); done != pages {
 		t.Fatalf("%d pages arrived, the report says Done: %d", pages, done)
+	}
+}
+
+// peakServer counts, on the server's side, the requests being served at
+// once, and notes when each answer was written in full.
+type peakServer struct {
+	mu       sync.Mutex
+	now      int
+	peak     int
+	answered map[string]time.Time
+}
+
+func (p *peakServer) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p.mu.Lock()
+		p.now++
+		p.peak = max(p.peak, p.now)
+		p.mu.Unlock()
+		next.ServeHTTP(w, r)
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush()
+		}
+		p.mu.Lock()
+		p.now--
+		if p.answered == nil {
+			p.answered = map[string]time.Time{}
+		}
+		p.answered[r.URL.Path] = time.Now()
+		p.mu.Unlock()
+	})
+}
+
+// --max_tasks is the chapter's max_tasks whatever --loops says: on one
+// host, which one loop owns, the server sees exactly that many requests
+// at once — with the default loops (one per processor), with 1, and
+// with 3.
+func TestMaxTasksIsThePeakAtTheServerOnAnyLoops(t *testing.T) {
+	for _, loops := range []string{"", "1", "3"} {
+		srv := wirelog.New(t)
+		peak := &peakServer{}
+		base := srv.Host("h", peak.wrap(slowPages(8, 150*time.Millisecond)))
+		args := []string{"-q", "--max_tasks", "2", "--per_host", "8"}
+		if loops != "" {
+			args = append(args, "--loops", loops)
+		}
+		c := startCrawl(t, append(args, base)...)
+		if code := c.exit(t); code != 0 {
+			t.Fatalf("--loops %q: exit %d; stderr: %s", loops, code, c.stderr.String())
+		}
+		if peak.peak != 2 {
+			t.Fatalf("--loops %q: the server saw %d requests at once with --max_tasks 2, want 2", loops, peak.peak)
+		}
+	}
+}
+
+// A second Ctrl-C cancels what is in flight, but not what has already
+// been answered: every page the server had answered in full well before
+// the second signal is in the JSON Lines, and what was recorded plus what
+// is left to do is every URL found.
+func TestSecondInterruptLosesNoAnswer(t *testing.T) {
+	srv := wirelog.New(t)
+	peak := &peakServer{}
+	base := srv.Host("h", peak.wrap(wirelog.Fan(40, func(w http.ResponseWriter, r *http.Request) {
+		var i int
+		fmt.Sscanf(r.URL.Path, "/p%d", &i)
+		time.Sleep(time.Duration(i%4) * 60 * time.Millisecond)
+		wirelog.Page(w)
+	})))
+	out := filepath.Join(t.TempDir(), "out.jsonl")
+	c := startCrawl(t, "-q", "-o", out, "--per_host", "8", "--max_tasks", "8", base)
+	waitFor(t, "ten pages to arrive", func() bool { return len(srv.Arrivals("h")) >= 10 })
+	c.Process.Signal(os.Interrupt)
+	time.Sleep(80 * time.Millisecond)
+	second := time.Now()
+	c.Process.Signal(os.Interrupt)
+	if code := c.exit(t); code != 130 {
+		t.Fatalf("exit %d, want 130; stderr: %s", code, c.stderr.String())
+	}
+	recs := readJSONL(t, out)
+	recorded := map[string]bool{}
+	for _, r := range recs {
+		u := r["url"].(string)
+		recorded[u[len(base):]] = true
+	}
+	peak.mu.Lock()
+	defer peak.mu.Unlock()
+	for path, at := range peak.answered {
+		if path != "/robots.txt" && at.Before(second.Add(-30*time.Millisecond)) && !recorded[path] {
+			t.Errorf("%s was answered %v before the second interrupt, and not recorded", path, second.Sub(at))
+		}
+	}
+	todo := reportCount(t, c.stdout.String(), "Todo")
+	if len(recs)+todo != 41 {
+		t.Fatalf("%d recorded + %d to do = %d, want the 41 URLs found", len(recs), todo, len(recs)+todo)
 	}
 }

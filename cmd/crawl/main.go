@@ -24,9 +24,7 @@ import (
 	"time"
 
 	"loopkit/crawler"
-	"loopkit/loop"
 	"loopkit/site"
-	"loopkit/task"
 )
 
 func main() {
@@ -69,16 +67,13 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 		}
 	}
 	o.cfg.Roots = roots
-	if o.loops > 1 {
-		return runGroup(o, stdout, stderr, interrupt, notice) // group.go
-	}
 
-	l, finishLoop, err := newLoop(o, stderr) // trace.go: the loop's stats and --trace
+	lg, finishLoops, err := newLoops(o, stderr) // trace.go: the loops' stats and --trace
 	if err != nil {
 		fmt.Fprintf(stderr, "crawl: %v\n", err)
 		return 2
 	}
-	defer finishLoop() // closes the loop, then prints its stats
+	defer finishLoops() // closes the loops, then prints their stats
 
 	closeOutput, ok := setOutput(o, stderr)
 	if !ok {
@@ -88,24 +83,39 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 	o.cfg.OnNotice = func(msg string) { notice("%s", msg) }
 	defer startTimeline(o, notice)() // timeline.go: --timeline, drawn when the crawl is over
 
-	c, err := crawler.New(l, o.cfg)
+	// One crawl on lg's loops. crawler.Group calls the callbacks set
+	// above from every loop, one at a time; with one loop it is the plain
+	// crawler.
+	g, err := crawler.NewGroup(lg, o.cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "crawl: %v\n", err)
 		return 2
 	}
-	stopSignals := forwardInterrupts(l, c, interrupt, notice)
+	stopSignals := forwardInterrupts(g, interrupt, notice)
 	defer stopSignals()
+	stopProgress := func() {}
 	if !o.quiet && isTerminal(stderr) {
-		startProgress(l, c, stderr)
+		stopProgress = startProgress(g, stderr)
 	}
-	notice("crawling %v with the %s poller", roots, l.PollerName())
-	_, err = task.Run(l, func(y task.Yield) (int, error) { return 0, c.Crawl(y) })
+	notice("crawling %v on %s with the %s poller", roots, plural(lg.Len(), "loop"), lg.Loop(0).PollerName())
+	err = g.Crawl()
+	stopProgress()
 	if isTerminal(stderr) && !o.quiet {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
-	c.Report(stdout)
-	notice("%s", parseLine(c.Stats(), o.cfg))
-	return exitStatus(c, err, stderr)
+	g.Report(stdout)
+	notice("%s", parseLine(g.Stats(), o.cfg))
+	if lg.Len() > 1 {
+		notice("%d links crossed from one loop to another", g.HandedOver())
+	}
+	return exitStatus(g, err, stderr)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // setOutput sets the callbacks that write -o's JSON Lines and -v's lines.
@@ -154,14 +164,8 @@ func parseLine(s crawler.Stats, cfg crawler.Config) string {
 		s.ParsedOffLoop, cfg.ParseWorkers, s.ParseBacklogPeak>>10)
 }
 
-// outcome is what exitStatus needs of a crawl: a Crawler's or a Group's.
-type outcome interface {
-	Stats() crawler.Stats
-	FailedRoots() []string
-}
-
 // exitStatus says how the crawl went, and on stderr why it failed.
-func exitStatus(c outcome, err error, stderr io.Writer) int {
+func exitStatus(c *crawler.Group, err error, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "crawl: %v\n", err)
 		return 1
@@ -181,19 +185,18 @@ func exitStatus(c outcome, err error, stderr io.Writer) int {
 	return code
 }
 
-// forwardInterrupts turns Ctrl-C (or a closed test channel) into
-// Crawler.Interrupt on the loop: the first stops new work, a second
+// forwardInterrupts turns Ctrl-C or SIGTERM (or a closed test channel)
+// into Group.Interrupt: the first stops new work on every loop, a second
 // cancels what is in flight.
-func forwardInterrupts(l *loop.Loop, c *crawler.Crawler, test <-chan struct{}, notice func(string, ...any)) (stop func()) {
+func forwardInterrupts(g *crawler.Group, test <-chan struct{}, notice func(string, ...any)) (stop func()) {
 	sig := make(chan os.Signal, 2)
 	if test == nil {
 		signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	}
-	done := make(chan struct{})
-	finished := make(chan struct{})
+	done, finished := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(finished)
-		for {
+		for times := 0; ; times++ {
 			select {
 			case <-done:
 				return
@@ -201,14 +204,12 @@ func forwardInterrupts(l *loop.Loop, c *crawler.Crawler, test <-chan struct{}, n
 				test = nil
 			case <-sig:
 			}
-			l.CallSoonThreadsafe(func() {
-				if c.Stats().Interrupted {
-					notice("interrupted again: cancelling what is in flight")
-				} else {
-					notice("interrupted: no new requests; finishing the %d in flight (again to cancel them)", c.Stats().InFlight)
-				}
-				c.Interrupt()
-			})
+			if times == 0 {
+				notice("interrupted: no new requests; finishing what is in flight (again to cancel it)")
+			} else {
+				notice("interrupted again: cancelling what is in flight")
+			}
+			g.Interrupt()
 		}
 	}()
 	return func() {
@@ -238,20 +239,28 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// startProgress redraws one status line on stderr twice a second, from a
-// loop timer: no goroutine, no lock.
-func startProgress(l *loop.Loop, c *crawler.Crawler, w io.Writer) {
-	var tick func()
-	tick = func() {
-		s := c.Stats()
-		secs := c.Elapsed().Seconds()
-		rate := 0.0
-		if secs > 0 {
-			rate = float64(s.Fetched) / secs
+// startProgress redraws one status line on stderr twice a second, with
+// every loop's counts, each read on its own loop (Group.LiveStats).
+func startProgress(g *crawler.Group, w io.Writer) (stop func()) {
+	done, finished := make(chan struct{}), make(chan struct{})
+	start := time.Now()
+	go func() {
+		defer close(finished)
+		tick := time.NewTicker(500 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			s, err := g.LiveStats()
+			if err != nil {
+				continue // not running yet, or over
+			}
+			fmt.Fprintf(w, "\r\033[K%.0f pages/s  fetched %d  in flight %d  queued %d (%d waiting for their host)  errors %d  retries %d",
+				float64(s.Fetched)/time.Since(start).Seconds(), s.Fetched, s.InFlight, s.Queued, s.WaitingForHost, s.Errors, s.Retries)
 		}
-		fmt.Fprintf(w, "\r\033[K%.0f pages/s  fetched %d  in flight %d  queued %d (%d waiting for their host)  errors %d  retries %d",
-			rate, s.Fetched, s.InFlight, s.Queued, s.WaitingForHost, s.Errors, s.Retries)
-		l.CallLater(500*time.Millisecond, tick)
-	}
-	l.CallLater(500*time.Millisecond, tick)
+	}()
+	return func() { close(done); <-finished }
 }

@@ -12,13 +12,14 @@ import (
 	"loopkit/loop"
 )
 
-// newLoop makes the crawl's loop. It always keeps loop.Stats — a clock
-// read per callback — so that the crawl can say what its loop's worst
-// stall was; with --trace it also writes one JSON line per turn of the
-// loop to that file. finish closes the loop, prints the loop's line on
-// stderr (unless -q), and closes the trace; call it once the crawl is over.
-func newLoop(o *options, stderr io.Writer) (l *loop.Loop, finish func(), err error) {
-	opts := &loop.Options{Poller: o.poller, Stats: true}
+// newLoops makes the crawl's loops, --loops of them. They always keep
+// loop.Stats — a clock read per callback — so that the crawl can say what
+// each loop's worst stall was; with --trace (one loop only) the loop also
+// writes one JSON line per turn to that file. finish closes the loops,
+// prints a line per loop on stderr (unless -q), and closes the trace;
+// call it once the crawl is over.
+func newLoops(o *options, stderr io.Writer) (g *loop.Group, finish func(), err error) {
+	opts := &loop.GroupOptions{Options: loop.Options{Poller: o.poller, Stats: true}}
 	var tw *traceWriter
 	if o.trace != "" {
 		f, err := os.Create(o.trace)
@@ -28,17 +29,23 @@ func newLoop(o *options, stderr io.Writer) (l *loop.Loop, finish func(), err err
 		tw = &traceWriter{f: f, w: bufio.NewWriterSize(f, 64<<10), ops: make(map[string]int)}
 		opts.Trace = tw.write
 	}
-	l, err = loop.New(opts)
+	g, err = loop.NewGroup(o.loops, opts)
 	if err != nil {
 		if tw != nil {
 			tw.f.Close()
 		}
 		return nil, nil, err
 	}
-	return l, func() {
-		l.Close() // first, so the trace has Close's system calls too
+	return g, func() {
+		g.Close() // first, so the trace has Close's system calls too
 		if !o.quiet {
-			fmt.Fprintln(stderr, "crawl: "+stallLine(l.Stats()))
+			for i := range g.Len() {
+				line := stallLine(g.Loop(i).Stats())
+				if g.Len() > 1 {
+					line = fmt.Sprintf("loop %d: %s", i, strings.TrimPrefix(line, "loop: "))
+				}
+				fmt.Fprintln(stderr, "crawl: "+line)
+			}
 		}
 		if tw != nil {
 			if err := tw.close(); err != nil {

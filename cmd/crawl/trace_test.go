@@ -95,7 +95,7 @@ func TestTraceWritesATurnPerLineAndTheLoopsStatsAreSummed(t *testing.T) {
 		t.Fatalf("without --trace: exit %d, no loop line:\n%s", code, stderr.String())
 	}
 	stderr.Reset()
-	eachLoop := regexp.MustCompile(`(?m)^crawl: loop (\d): loop: \d+ turns, \d+ waits, asleep \S+; \d+ callbacks, busy \S+; longest \S+ \(.+\), p99 \S+$`)
+	eachLoop := regexp.MustCompile(`(?m)^crawl: loop (\d): \d+ turns, \d+ waits, asleep \S+; \d+ callbacks, busy \S+; longest \S+ \(.+\), p99 \S+$`)
 	if code := run([]string{"--max_pages", "5", "--loops", "3"}, &stdout, &stderr, nil); code != 0 || len(eachLoop.FindAllString(stderr.String(), -1)) != 3 {
 		t.Fatalf("--loops 3: exit %d, want a line for each loop:\n%s", code, stderr.String())
 	}
