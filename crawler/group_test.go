@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -174,4 +175,30 @@ func TestGroupLeavesNothingBehind(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	t.Fatalf("after the crawl: %d fds (%d before), %d goroutines (%d before)", nowFDs, fds, nowG, goroutines)
+}
+
+// A Group calls its callbacks from every loop, but one at a time: a
+// callback needs no lock of its own.
+func TestGroupCallbacksAreSerialized(t *testing.T) {
+	roots := ring(t, 6, 10)
+	var inside, overlaps, calls atomic.Int32
+	enter := func() {
+		if inside.Add(1) > 1 {
+			overlaps.Add(1)
+		}
+		calls.Add(1)
+		time.Sleep(200 * time.Microsecond) // widen the window another loop could enter by
+		inside.Add(-1)
+	}
+	cfg := crawler.Config{Roots: roots, MaxTasks: 12,
+		OnRecord:  func(*crawler.Record) { enter() },
+		OnAttempt: func(*crawler.Attempt) { enter() },
+	}
+	crawlGroup(t, 3, cfg)
+	if calls.Load() < 100 {
+		t.Fatalf("only %d callbacks", calls.Load())
+	}
+	if n := overlaps.Load(); n != 0 {
+		t.Fatalf("%d callbacks ran while another was running", n)
+	}
 }
