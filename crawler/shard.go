@@ -16,6 +16,9 @@ type shard struct {
 	flushing bool     // a flush is scheduled for this turn of the loop
 	sent     int      // links handed to other shards
 	received int      // links other shards handed to this one
+
+	lastHost  string // the authority owns last hashed, and its owner
+	lastOwner int
 }
 
 // link is a found URL on its way to the shard that owns its server.
@@ -36,9 +39,18 @@ func ownerOf(u *url.URL, shards int) int {
 }
 
 // owns says whether this crawler may queue u itself: always, on its own;
-// as a shard, if u's server is its.
+// as a shard, if u's server is its. Most of a page's links point to the
+// page's own server, so the last answer is kept: one string comparison
+// instead of a hash, for each link.
 func (c *Crawler) owns(u *url.URL) bool {
-	return c.shard == nil || ownerOf(u, len(c.shard.outbox)) == c.shard.index
+	s := c.shard
+	if s == nil {
+		return true
+	}
+	if u.Host != s.lastHost {
+		s.lastHost, s.lastOwner = u.Host, ownerOf(u, len(s.outbox))
+	}
+	return s.lastOwner == s.index
 }
 
 // handOver puts u in the outbox of the shard that owns it. The batch
