@@ -35,7 +35,7 @@ import (
 	"net/http"
 	"time"
 
-	"loopkit/bench/frontier"
+	"loopkit/bench/crawlrules"
 	"loopkit/bench/gostyle"
 	"loopkit/bench/workload"
 )
@@ -70,7 +70,7 @@ func run(job workload.Job, m *workload.Meter, schedule func(gostyle.Get) error) 
 	c := newClient(job)
 	defer c.CloseIdleConnections()
 	ctx := m.Context()
-	return schedule(func(url string) (frontier.Response, error) { return get(ctx, c, url) })
+	return schedule(func(url string) (crawlrules.Response, error) { return get(ctx, c, url) })
 }
 
 // newClient returns a client for job, with the same timeouts as
@@ -92,21 +92,21 @@ func newClient(job workload.Job) *http.Client {
 
 // get fetches url, body and all: read to the end, so that the connection
 // goes back to the pool.
-func get(ctx context.Context, c *http.Client, url string) (frontier.Response, error) {
+func get(ctx context.Context, c *http.Client, url string) (crawlrules.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		return frontier.Response{}, err
+		return crawlrules.Response{}, err
 	}
 	resp, err := c.Do(req)
 	if err != nil {
-		return frontier.Response{}, err
+		return crawlrules.Response{}, err
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return frontier.Response{}, err
+		return crawlrules.Response{}, err
 	}
-	return frontier.Response{
+	return crawlrules.Response{
 		Status:      resp.StatusCode,
 		ContentType: resp.Header.Get("Content-Type"),
 		Location:    resp.Header.Get("Location"),

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"loopkit/bench/frontier"
+	"loopkit/bench/crawlrules"
 	"loopkit/crawler/http1"
 )
 
@@ -64,18 +64,18 @@ var errOtherHost = errors.New("conns: a client of this benchmark talks to one ho
 // before any byte of the response was most likely closed by the server
 // while idle, and the request is sent once more on a fresh one, the same
 // rule as the Client's.
-func (c *conn) get(url string) (frontier.Response, error) {
+func (c *conn) get(url string) (crawlrules.Response, error) {
 	t, err := http1.ParseTarget(url)
 	if err != nil {
-		return frontier.Response{}, err
+		return crawlrules.Response{}, err
 	}
 	if net.JoinHostPort(t.Hostname, strconv.Itoa(t.Port)) != c.host {
-		return frontier.Response{}, errOtherHost
+		return crawlrules.Response{}, errOtherHost
 	}
 	// Sized once, as the Client sizes it: a typical head never regrows.
 	head, err := http1.AppendRequest(make([]byte, 0, 256+len(t.RequestURI)), "GET", t, fields)
 	if err != nil {
-		return frontier.Response{}, err
+		return crawlrules.Response{}, err
 	}
 	resp, err := c.exchange(head)
 	if err != nil && c.stale() {
@@ -83,12 +83,12 @@ func (c *conn) get(url string) (frontier.Response, error) {
 	}
 	if err != nil {
 		c.close()
-		return frontier.Response{}, err
+		return crawlrules.Response{}, err
 	}
 	if resp.Close {
 		c.close()
 	}
-	return frontier.Response{
+	return crawlrules.Response{
 		Status:      resp.StatusCode,
 		ContentType: resp.Header.Get("Content-Type"),
 		Location:    resp.Header.Get("Location"),

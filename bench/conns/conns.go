@@ -18,7 +18,7 @@
 package conns
 
 import (
-	"loopkit/bench/frontier"
+	"loopkit/bench/crawlrules"
 	"loopkit/bench/gostyle"
 	"loopkit/bench/workload"
 )
@@ -81,10 +81,10 @@ func newPool(host string, limit int, expiry <-chan struct{}) *pool {
 	return &pool{host: host, idle: make(chan *conn, limit), slots: make(chan struct{}, limit), expiry: expiry}
 }
 
-func (p *pool) get(url string) (frontier.Response, error) {
+func (p *pool) get(url string) (crawlrules.Response, error) {
 	c := p.take()
 	if c == nil {
-		return frontier.Response{}, workload.ErrGaveUp
+		return crawlrules.Response{}, workload.ErrGaveUp
 	}
 	defer func() { p.idle <- c }() // a broken one redials on its next use
 	return c.get(url)

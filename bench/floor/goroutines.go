@@ -6,7 +6,7 @@ import (
 	"net"
 	"time"
 
-	"loopkit/bench/frontier"
+	"loopkit/bench/crawlrules"
 	"loopkit/bench/gostyle"
 	"loopkit/bench/workload"
 )
@@ -42,17 +42,17 @@ type netConn struct {
 
 // get sends the request (whatever url says: the floor has one) and reads
 // its response.
-func (c *netConn) get(string) (frontier.Response, error) {
+func (c *netConn) get(string) (crawlrules.Response, error) {
 	if c.nc == nil {
 		nc, err := net.DialTimeout("tcp", c.addr, 10*time.Second)
 		if err != nil {
-			return frontier.Response{}, err
+			return crawlrules.Response{}, err
 		}
 		c.nc = nc
 	}
 	if _, err := c.nc.Write(c.request); err != nil {
 		c.close()
-		return frontier.Response{}, err
+		return crawlrules.Response{}, err
 	}
 	n := 0
 	for {
@@ -62,18 +62,18 @@ func (c *netConn) get(string) (frontier.Response, error) {
 		switch {
 		case ferr != nil:
 			c.close()
-			return frontier.Response{}, ferr
+			return crawlrules.Response{}, ferr
 		case ok && n >= length:
 			if n > length { // more than one response: out of step
 				c.close()
 			}
-			return frontier.Response{Status: status}, nil
+			return crawlrules.Response{Status: status}, nil
 		case err == io.EOF:
 			c.close()
-			return frontier.Response{}, io.ErrUnexpectedEOF
+			return crawlrules.Response{}, io.ErrUnexpectedEOF
 		case err != nil:
 			c.close()
-			return frontier.Response{}, err
+			return crawlrules.Response{}, err
 		}
 	}
 }

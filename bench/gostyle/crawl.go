@@ -3,22 +3,22 @@ package gostyle
 import (
 	"sync"
 
-	"loopkit/bench/frontier"
+	"loopkit/bench/crawlrules"
 	"loopkit/bench/workload"
 )
 
-// crawl is a frontier shared by goroutines, with the one lock that guards
+// crawl is a crawl shared by goroutines, with the one lock that guards
 // it. Links are extracted outside the lock (Frontier.Follow may run
 // concurrently), so that parsing spreads over every core the variant has.
 type crawl struct {
 	mu   sync.Mutex
-	f    *frontier.Frontier
+	f    *crawlrules.Crawl
 	busy int        // fetches in progress, guarded by mu
 	more *sync.Cond // signalled when the queue grew or a fetch ended
 }
 
 func newCrawl(job workload.Job) (*crawl, error) {
-	f, err := frontier.New(job.URL)
+	f, err := crawlrules.New(job.URL)
 	if err != nil {
 		return nil, err
 	}
@@ -30,7 +30,7 @@ func newCrawl(job workload.Job) (*crawl, error) {
 // fetchAndFollow fetches it and extracts its links, without the lock;
 // release, if not nil, is called as soon as the response is in, before
 // the links are extracted, like the reactor's window slot.
-func (c *crawl) fetchAndFollow(get Get, it frontier.Item, release func()) visit {
+func (c *crawl) fetchAndFollow(get Get, it crawlrules.Item, release func()) visit {
 	resp, err := get(it.URL)
 	if release != nil {
 		release()
@@ -44,14 +44,14 @@ func (c *crawl) fetchAndFollow(get Get, it frontier.Item, release func()) visit 
 
 // visit is a response with its links, ready to be recorded.
 type visit struct {
-	it   frontier.Item
-	next []frontier.Item
+	it   crawlrules.Item
+	next []crawlrules.Item
 	ok   bool
 	err  error
 	size int // of the body
 }
 
-// record hands v to the frontier and tallies it: any status is a page,
+// record hands v to the crawl and tallies it: any status is a page,
 // no response at all a failure. The caller holds c.mu.
 func (c *crawl) record(v visit, m *workload.Meter) {
 	switch {
@@ -68,7 +68,7 @@ func (c *crawl) record(v visit, m *workload.Meter) {
 	}
 }
 
-// crawlWorkers runs job.C workers over the frontier. A worker that finds
+// crawlWorkers runs job.C workers over the crawlrules. A worker that finds
 // the queue empty waits while others are still fetching (they may find
 // more); when nothing is queued and nobody is fetching, the crawl is over.
 func crawlWorkers(job workload.Job, m *workload.Meter, newWorker NewWorker) error {

@@ -17,15 +17,15 @@
 // For every job mode (see bench/workload) each style does what its name
 // says; where a mode forces a choice, the comment at the function says
 // which and why. It sits under the variant packages and over
-// bench/workload and bench/frontier.
+// bench/workload and bench/crawlrules.
 package gostyle
 
 import (
-	"loopkit/bench/frontier"
+	"loopkit/bench/crawlrules"
 )
 
 // Get fetches url and returns the response, its body read to the end.
-type Get func(url string) (frontier.Response, error)
+type Get func(url string) (crawlrules.Response, error)
 
 // NewWorker returns the Get of one worker goroutine and what to call when
 // the worker ends. A client with a connection per worker dials it here;

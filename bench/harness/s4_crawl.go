@@ -14,7 +14,7 @@ import (
 )
 
 // crawl is S4: every variant that can crawl crawls the whole site with
-// the same crawl code (bench/frontier: the crawler's link extraction, URL
+// the same crawl code (bench/crawlrules: the crawler's link extraction, URL
 // normalization and rules), the same concurrency, and must fetch the same
 // URLs, which are also the URLs the site's own link graph says a correct
 // crawler fetches. Beside pages per second stands the longest stall the
@@ -62,7 +62,7 @@ func (b *bench) crawl(ctx context.Context) (report.Scenario, error) {
 	}
 	sc.Notes = append(sc.Notes, verdicts...)
 	sc.Notes = append(sc.Notes,
-		"Every variant crawls with bench/frontier (crawler/links, crawler/urlnorm, the crawler's redirect and "+
+		"Every variant crawls with bench/crawlrules (crawler/links, crawler/urlnorm, the crawler's redirect and "+
 			"content-type rules); the loop variants parse pages on the loop, the goroutine variants in the goroutine "+
 			"that fetched them. Pages/s and CPU/page are over the whole crawl, start-up included. The floors do not crawl.",
 		"Longest stall: a 1 ms timer set again and again on the variant's scheduler (a loop timer on the loop, a "+

@@ -3,7 +3,7 @@ package reactor
 import (
 	"time"
 
-	"loopkit/bench/frontier"
+	"loopkit/bench/crawlrules"
 	"loopkit/bench/workload"
 	"loopkit/crawler/http1"
 	"loopkit/future"
@@ -95,10 +95,10 @@ func pacedCallbacks(l *loop.Loop, client *http1.Client, job workload.Job, m *wor
 }
 
 // crawlCallbacks crawls with up to job.C fetches in flight. Each
-// completion feeds the frontier and tops the window up again; the crawl
+// completion feeds the crawl and tops the window up again; the crawl
 // is over when nothing is in flight and nothing is queued.
 func crawlCallbacks(l *loop.Loop, client *http1.Client, job workload.Job, m *workload.Meter) error {
-	f, err := frontier.New(job.URL)
+	f, err := crawlrules.New(job.URL)
 	if err != nil {
 		return err
 	}
@@ -127,15 +127,15 @@ func crawlCallbacks(l *loop.Loop, client *http1.Client, job workload.Job, m *wor
 	return nil
 }
 
-// visit hands a crawl's reply to the frontier and tallies it: a response
+// visit hands a reply to the crawl and tallies it: a response
 // of any status is a page, no response at all a failure.
-func visit(f *frontier.Frontier, it frontier.Item, reply *http1.Reply, err error, m *workload.Meter) {
+func visit(f *crawlrules.Crawl, it crawlrules.Item, reply *http1.Reply, err error, m *workload.Meter) {
 	if err != nil {
 		f.Failed(it)
 		m.Fail(it.URL + ": " + err.Error())
 		return
 	}
-	resp := frontier.Response{
+	resp := crawlrules.Response{
 		Status:      reply.StatusCode,
 		ContentType: reply.Header.Get("Content-Type"),
 		Location:    reply.Header.Get("Location"),

@@ -4,7 +4,7 @@ import (
 	"runtime"
 	"sync"
 
-	"loopkit/bench/frontier"
+	"loopkit/bench/crawlrules"
 	"loopkit/bench/workload"
 	"loopkit/crawler/http1"
 	"loopkit/future"
@@ -42,14 +42,14 @@ func CallbacksParseOff(job workload.Job, m *workload.Meter) error {
 const inlineBelow = 4 << 10
 
 type parseJob struct {
-	it   frontier.Item
-	resp frontier.Response
+	it   crawlrules.Item
+	resp crawlrules.Response
 }
 
 // crawlParseOff starts the crawl and its parse workers; stopWorkers ends
 // the workers once the loop has stopped.
 func crawlParseOff(l *loop.Loop, client *http1.Client, job workload.Job, m *workload.Meter) (stopWorkers func(), err error) {
-	f, err := frontier.New(job.URL)
+	f, err := crawlrules.New(job.URL)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func crawlParseOff(l *loop.Loop, client *http1.Client, job workload.Job, m *work
 			l.Stop()
 		}
 	}
-	record := func(it frontier.Item, next []frontier.Item, ok bool, size int) {
+	record := func(it crawlrules.Item, next []crawlrules.Item, ok bool, size int) {
 		inFlight--
 		f.Record(it, next)
 		if ok {
@@ -101,7 +101,7 @@ func crawlParseOff(l *loop.Loop, client *http1.Client, job workload.Job, m *work
 					pump()
 					settle()
 				} else {
-					resp := frontier.Response{Status: reply.StatusCode, ContentType: reply.Header.Get("Content-Type"),
+					resp := crawlrules.Response{Status: reply.StatusCode, ContentType: reply.Header.Get("Content-Type"),
 						Location: reply.Header.Get("Location"), Body: reply.Body}
 					if len(resp.Body) < inlineBelow {
 						next, ok := f.Follow(it, resp)

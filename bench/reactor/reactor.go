@@ -8,7 +8,7 @@
 //     task.Spawn per request, a task.Semaphore to bound them) calling
 //     client.Get(y, url).
 //
-// Both crawl with bench/frontier, the same crawl code as every other
+// Both crawl with bench/crawlrules, the same crawl code as every other
 // variant. The harness (bench/harness) runs each in a process of its own;
 // bench/conns runs the same HTTP code on goroutines, bench/baseline is
 // net/http.

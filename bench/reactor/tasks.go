@@ -3,7 +3,7 @@ package reactor
 import (
 	"time"
 
-	"loopkit/bench/frontier"
+	"loopkit/bench/crawlrules"
 	"loopkit/bench/workload"
 	"loopkit/crawler/http1"
 	"loopkit/loop"
@@ -97,12 +97,12 @@ func pacedTasks(l *loop.Loop, client *http1.Client, job workload.Job, m *workloa
 	})
 }
 
-// crawlTasks runs job.C worker tasks over the frontier, as crawlWorkers
+// crawlTasks runs job.C worker tasks over the crawl, as crawlWorkers
 // runs goroutines (bench/gostyle): a worker that finds the queue empty
 // waits while others still fetch, and the crawl is over when nothing is
 // queued and nobody is fetching.
 func crawlTasks(y task.Yield, l *loop.Loop, client *http1.Client, job workload.Job, m *workload.Meter) error {
-	f, err := frontier.New(job.URL)
+	f, err := crawlrules.New(job.URL)
 	if err != nil {
 		return err
 	}

@@ -31,7 +31,7 @@ const (
 	// Fetch requests one URL over and over: the site's /delay?ms=N.
 	Fetch Kind = "fetch"
 	// Crawl crawls the site from URL with at most C requests in flight,
-	// with the rules of bench/frontier: S4.
+	// with the rules of bench/crawlrules: S4.
 	Crawl Kind = "crawl"
 )
 

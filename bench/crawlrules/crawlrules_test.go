@@ -1,4 +1,4 @@
-package frontier_test
+package crawlrules_test
 
 import (
 	"io"
@@ -6,11 +6,11 @@ import (
 	"slices"
 	"testing"
 
-	"loopkit/bench/frontier"
+	"loopkit/bench/crawlrules"
 	"loopkit/site"
 )
 
-// A one-at-a-time crawl with net/http: the frontier alone decides what
+// A one-at-a-time crawl with net/http: the crawl's rules alone decide what
 // is fetched, and must fetch what the site's own graph says.
 func TestACrawlFetchesTheSitesGraph(t *testing.T) {
 	s, err := site.Start(site.Config{Pages: 200}, "")
@@ -19,7 +19,7 @@ func TestACrawlFetchesTheSitesGraph(t *testing.T) {
 	}
 	defer s.Close()
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	f, err := frontier.New(s.URL())
+	f, err := crawlrules.New(s.URL())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestACrawlFetchesTheSitesGraph(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !f.Visit(it, frontier.Response{
+		if !f.Visit(it, crawlrules.Response{
 			Status:      resp.StatusCode,
 			ContentType: resp.Header.Get("Content-Type"),
 			Location:    resp.Header.Get("Location"),
@@ -53,34 +53,34 @@ func TestACrawlFetchesTheSitesGraph(t *testing.T) {
 }
 
 func TestARedirectIsALinkWithinTheChainLimit(t *testing.T) {
-	f, err := frontier.New("http://example.test/")
+	f, err := crawlrules.New("http://example.test/")
 	if err != nil {
 		t.Fatal(err)
 	}
 	it, _ := f.Next()
-	f.Visit(it, frontier.Response{Status: 302, Location: "/a"})
+	f.Visit(it, crawlrules.Response{Status: 302, Location: "/a"})
 	next, ok := f.Next()
 	if !ok || next.URL != "http://example.test/a" {
 		t.Fatalf("after a redirect to /a: %q, %v", next.URL, ok)
 	}
 	// Redirects back to a URL already seen are merged, not fetched again.
-	f.Visit(next, frontier.Response{Status: 301, Location: "http://EXAMPLE.test:80/"})
+	f.Visit(next, crawlrules.Response{Status: 301, Location: "http://EXAMPLE.test:80/"})
 	if _, ok := f.Next(); ok {
 		t.Fatal("a redirect back to the root was queued again")
 	}
 	// Off-site targets are out of scope.
-	f.Visit(next, frontier.Response{Status: 307, Location: "http://elsewhere.test/"})
+	f.Visit(next, crawlrules.Response{Status: 307, Location: "http://elsewhere.test/"})
 	if _, ok := f.Next(); ok {
 		t.Fatal("an off-site redirect was queued")
 	}
 }
 
 func TestChainsStopAtMaxRedirect(t *testing.T) {
-	f, _ := frontier.New("http://example.test/")
+	f, _ := crawlrules.New("http://example.test/")
 	it, _ := f.Next()
 	hops := 0
 	for {
-		f.Visit(it, frontier.Response{Status: 302, Location: "/" + string(rune('a'+hops))})
+		f.Visit(it, crawlrules.Response{Status: 302, Location: "/" + string(rune('a'+hops))})
 		next, ok := f.Next()
 		if !ok {
 			break
@@ -88,7 +88,7 @@ func TestChainsStopAtMaxRedirect(t *testing.T) {
 		it = next
 		hops++
 	}
-	if hops != frontier.MaxRedirect {
-		t.Fatalf("followed %d redirects, want %d", hops, frontier.MaxRedirect)
+	if hops != crawlrules.MaxRedirect {
+		t.Fatalf("followed %d redirects, want %d", hops, crawlrules.MaxRedirect)
 	}
 }

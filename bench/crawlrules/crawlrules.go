@@ -1,30 +1,33 @@
-// Package frontier is the crawl that the benchmark's S4 scenario asks of
+// Package crawlrules is the crawl that the benchmark's S4 scenario asks of
 // every client variant: which URLs to fetch, in what order, and what to
-// learn from each response. It sits in bench/, under the variants
+// learn from each response, by the crawler's own rules. It sits in bench/, under the variants
 // (bench/reactor, bench/baseline) that drive it with their own
 // concurrency, and over the crawler's pure helpers, which it reuses so
 // that every variant crawls by exactly the crawler's rules:
 //
 //   - crawler.ParseRoot for the root, urlnorm.Scope (strict) for the host
 //     scope, urlnorm.Seen for "fetched once";
-//   - a redirect's Location, resolved against the request URL, is one more
-//     link, with at most MaxRedirect redirects followed in a chain;
-//   - links come from links.Extract, only for 2xx responses whose media
-//     type is HTML, after decoding the body with http1.Charset's choice.
+//   - a redirect (crawler.IsRedirect) has its Location, resolved against
+//     the request URL, as one more link, with at most MaxRedirect
+//     redirects followed in a chain;
+//   - links come from crawler.ParsePage, the crawler's own reading of a
+//     page (its charset, then its links), only for 2xx responses whose
+//     media type is HTML.
 //
 // robots.txt is not read: the site is ours, and the crawler variant runs
 // with NoRobots too, so all of them fetch the same set of URLs, which the
 // harness checks.
 //
-// A Frontier is not safe for concurrent use, except for Follow: the
+// It is not the crawler's frontier (crawler/frontier), which is polite
+// and knows hosts: the site here is one host and ours, and every variant
+// brings its own concurrency. A Crawl is not safe for concurrent use,
+// except for Follow: the
 // reactor variants own it from their loop, the net/http variants take a
 // lock around everything else.
-package frontier
+package crawlrules
 
 import (
 	"net/url"
-
-	"golang.org/x/net/html/charset"
 
 	"loopkit/crawler"
 	"loopkit/crawler/http1"
@@ -49,9 +52,9 @@ type Response struct {
 	Body        []byte
 }
 
-// Frontier is a crawl in progress: the queue, the seen set, and the list
+// Crawl is a crawl in progress: the queue, the seen set, and the list
 // of URLs fetched so far.
-type Frontier struct {
+type Crawl struct {
 	scope   *urlnorm.Scope
 	seen    urlnorm.Seen
 	queue   []Item
@@ -59,19 +62,19 @@ type Frontier struct {
 }
 
 // New starts a crawl at root.
-func New(root string) (*Frontier, error) {
+func New(root string) (*Crawl, error) {
 	u, err := crawler.ParseRoot(root)
 	if err != nil {
 		return nil, err
 	}
-	f := &Frontier{scope: urlnorm.NewScope([]*url.URL{u}, false)}
+	f := &Crawl{scope: urlnorm.NewScope([]*url.URL{u}, false)}
 	f.add(u.String(), MaxRedirect)
 	return f, nil
 }
 
 // Next takes the next URL to fetch, if any is queued. An empty queue does
 // not mean the crawl is over: responses still to come may add to it.
-func (f *Frontier) Next() (Item, bool) {
+func (f *Crawl) Next() (Item, bool) {
 	if len(f.queue) == 0 {
 		return Item{}, false
 	}
@@ -82,19 +85,19 @@ func (f *Frontier) Next() (Item, bool) {
 }
 
 // Queued is the number of URLs waiting to be fetched.
-func (f *Frontier) Queued() int { return len(f.queue) }
+func (f *Crawl) Queued() int { return len(f.queue) }
 
 // Fetched are the URLs handed to Visit or Failed so far, in that order.
-func (f *Frontier) Fetched() []string { return f.fetched }
+func (f *Crawl) Fetched() []string { return f.fetched }
 
 // Failed records that it could not be fetched at all.
-func (f *Frontier) Failed(it Item) { f.fetched = append(f.fetched, it.URL) }
+func (f *Crawl) Failed(it Item) { f.fetched = append(f.fetched, it.URL) }
 
 // Visit records that it was fetched and queues the new URLs the response
 // leads to: Record(it, Follow(it, r)). It reports false for a response
 // the crawler counts as an error: a page whose links could not be
 // extracted.
-func (f *Frontier) Visit(it Item, r Response) bool {
+func (f *Crawl) Visit(it Item, r Response) bool {
 	next, ok := f.Follow(it, r)
 	f.Record(it, next)
 	return ok
@@ -102,23 +105,23 @@ func (f *Frontier) Visit(it Item, r Response) bool {
 
 // Follow returns the URLs a response leads to, filtered but not yet
 // checked against the seen set: a redirect's target, or a page's links.
-// It only reads the Frontier's fixed rules, so unlike every other method
+// It only reads the Crawl's fixed rules, so unlike every other method
 // it may run concurrently with anything: the net/http variants extract
 // links in their own goroutines, on every core, and take their lock only
 // for Record. It reports false if the links could not be extracted.
-func (f *Frontier) Follow(it Item, r Response) ([]Item, bool) {
+func (f *Crawl) Follow(it Item, r Response) ([]Item, bool) {
 	page, err := url.Parse(it.URL)
 	if err != nil {
 		return nil, false
 	}
 	switch {
-	case isRedirect(r.Status):
+	case crawler.IsRedirect(r.Status):
 		next, err := urlnorm.Resolve(page, r.Location)
 		if err == nil && r.Location != "" && it.redirects > 0 && f.scope.Allowed(next) {
 			return []Item{{URL: next.String(), redirects: it.redirects - 1}}, true
 		}
 	case r.Status/100 == 2 && links.IsHTML(http1.MediaType(r.ContentType)):
-		found, err := links.Extract(decode(r), page)
+		_, found, err := crawler.ParsePage(r.ContentType, r.Body, page)
 		if err != nil {
 			return nil, false
 		}
@@ -135,35 +138,15 @@ func (f *Frontier) Follow(it Item, r Response) ([]Item, bool) {
 
 // Record records that it was fetched, and queues those of next that were
 // never seen before.
-func (f *Frontier) Record(it Item, next []Item) {
+func (f *Crawl) Record(it Item, next []Item) {
 	f.fetched = append(f.fetched, it.URL)
 	for _, n := range next {
 		f.add(n.URL, n.redirects)
 	}
 }
 
-func (f *Frontier) add(u string, redirects int) {
+func (f *Crawl) add(u string, redirects int) {
 	if f.seen.Add(u) {
 		f.queue = append(f.queue, Item{URL: u, redirects: redirects})
 	}
-}
-
-func isRedirect(code int) bool {
-	switch code {
-	case 301, 302, 303, 307, 308:
-		return true
-	}
-	return false
-}
-
-// decode returns the body in UTF-8, decoded from the charset the crawler
-// would pick (BOM, then header, then <meta>).
-func decode(r Response) []byte {
-	name := http1.Charset(r.ContentType, r.Body)
-	if enc, canonical := charset.Lookup(name); enc != nil && canonical != "utf-8" {
-		if decoded, err := enc.NewDecoder().Bytes(r.Body); err == nil {
-			return decoded
-		}
-	}
-	return r.Body
 }
