@@ -1,9 +1,10 @@
 // Package crawlrules is the crawl that the benchmark's S4 scenario asks of
 // every client variant: which URLs to fetch, in what order, and what to
-// learn from each response, by the crawler's own rules. It sits in bench/, under the variants
-// (bench/reactor, bench/baseline) that drive it with their own
-// concurrency, and over the crawler's pure helpers, which it reuses so
-// that every variant crawls by exactly the crawler's rules:
+// learn from each response, by the crawler's own rules. It sits in
+// bench/, under the variants (bench/reactor, bench/baseline) that drive
+// it with their own concurrency, and over the crawler's pure helpers,
+// which it reuses so that every variant crawls by exactly the crawler's
+// rules:
 //
 //   - crawler.ParseRoot for the root, urlnorm.Scope (strict) for the host
 //     scope, urlnorm.Seen for "fetched once";
