@@ -29,6 +29,10 @@ type budget struct {
 	pages    atomic.Int64 // pages started
 	maxPages int64        // 0: no limit
 	parse    *parsePool   // keeps the bytes awaiting parse; nil: none
+	roots    *rootWatch   // the roots' records (record.go)
+
+	listed    atomic.Int64 // records and disallowed URLs kept for the report
+	listLimit int64        // ReportURLs: past it, nothing is kept
 
 	waitingN atomic.Int32 // len(waiting), read without the lock on every release
 	mu       sync.Mutex
@@ -38,7 +42,7 @@ type budget struct {
 }
 
 func newBudget(cfg Config) *budget {
-	b := &budget{maxPages: int64(cfg.MaxPages)}
+	b := &budget{maxPages: int64(cfg.MaxPages), listLimit: int64(cfg.ReportURLs)}
 	b.slots.Store(int64(cfg.MaxTasks))
 	b.parse = newParsePool(cfg.ParseWorkers, cfg.MaxTasks, cfg.ParseInlineBelow, cfg.ParseBudget)
 	b.parse.onRoom = b.wake
@@ -136,3 +140,16 @@ func (b *budget) stopAll(from *Crawler) {
 		}
 	})
 }
+
+// list says whether one more record (or disallowed URL) may be kept for
+// the per-URL report: while the crawl, over every loop, has at most
+// ReportURLs of them.
+func (b *budget) list() bool {
+	if b.listed.Load() > b.listLimit {
+		return false
+	}
+	return b.listed.Add(1) <= b.listLimit
+}
+
+// listing says whether the report lists every URL: nothing was let go.
+func (b *budget) listing() bool { return b.listed.Load() <= b.listLimit }

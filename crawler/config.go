@@ -44,6 +44,11 @@ type Config struct {
 	// path: a calendar or a faceted search makes endless ones. [1000;
 	// negative: no limit]
 	MaxQueryVariants int
+	// ReportURLs is the most URLs a crawl may record and still have the
+	// chapter's per-URL report. Past it, no record is kept (OnRecord
+	// hears of each, and -o writes them), and the report gives the
+	// tallies. [10000; negative: no per-URL report at all]
+	ReportURLs int
 	// AllBodies reads every response body; by default only HTML bodies
 	// are, and the rest is skipped as soon as the head says what it is.
 	AllBodies bool
@@ -115,6 +120,11 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxURLLength <= 0 {
 		c.MaxURLLength = 2083
+	}
+	if c.ReportURLs == 0 {
+		c.ReportURLs = 10000
+	} else if c.ReportURLs < 0 {
+		c.ReportURLs = 0
 	}
 	if c.MaxQueryVariants == 0 {
 		c.MaxQueryVariants = 1000

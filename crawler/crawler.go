@@ -19,7 +19,7 @@ type Crawler struct {
 	cfg      Config
 	loop     *loop.Loop
 	client   *http1.Client
-	roots    []*url.URL
+	rootURLs []*url.URL
 	scope    *urlnorm.Scope
 	seen     urlnorm.Seen
 	front    *frontier.Frontier
@@ -33,8 +33,9 @@ type Crawler struct {
 
 	dispatcher // parked workers and the frontier's timer (dispatch.go)
 
-	records    []*Record
-	disallowed []string // URLs robots.txt kept us from
+	records    []*Record  // kept for the per-URL report while the crawl is small (record.go)
+	disallowed []string   // URLs robots.txt kept us from, likewise
+	roots      *rootWatch // the roots' records, whatever the size (record.go)
 	stats      Stats
 	notices    []string // said once each on stderr (with -v or not)
 	stopping   bool
@@ -67,15 +68,21 @@ func newCrawler(l *loop.Loop, cfg Config, b *budget, sh *shard) (*Crawler, error
 		if err != nil {
 			return nil, err
 		}
-		c.roots = append(c.roots, u)
+		c.rootURLs = append(c.rootURLs, u)
+	}
+	c.roots = b.roots
+	if c.roots == nil {
+		b.roots = newRootWatch(c.rootURLs)
+		c.roots = b.roots
 	}
 	c.front = frontier.New(frontier.Options{PerHost: cfg.PerHost, Delay: cfg.Delay, Jitter: cfg.Jitter, Admit: c.admit})
 	c.dispatcher.init(l)
-	c.scope = urlnorm.NewScope(c.roots, cfg.Lenient)
+	c.scope = urlnorm.NewScope(c.rootURLs, cfg.Lenient)
 	c.client = http1.NewClient(l, cfg.HTTP)
 	c.parser = b.parse
 	b.crawlers = append(b.crawlers, c)
 	c.stats.Filtered = make(map[string]int)
+	c.stats.Kinds = make(map[string]int)
 	return c, nil
 }
 
@@ -90,7 +97,7 @@ func (c *Crawler) Crawl(y task.Yield) error {
 	if c.ownPool {
 		c.parser.start(c.loop)
 	}
-	for _, u := range c.roots {
+	for _, u := range c.rootURLs {
 		if c.owns(u) {
 			c.addURL(u, c.cfg.MaxRedirect, 0)
 		}
@@ -179,20 +186,6 @@ func (c *Crawler) over(j *frontier.Job, v verdict) {
 	c.dispatch()
 }
 
-func (c *Crawler) record(r *Record) {
-	c.records = append(c.records, r)
-	c.stats.Done++
-	if r.Status != nil {
-		c.stats.Fetched++
-	}
-	if r.Exception != nil {
-		c.stats.Errors++
-	}
-	if c.cfg.OnRecord != nil {
-		c.out.call(func() { c.cfg.OnRecord(r) })
-	}
-}
-
 // notice tells the operator something once, through Config.OnNotice.
 func (c *Crawler) notice(msg string) {
 	for _, n := range c.notices {
@@ -221,11 +214,13 @@ func (c *Crawler) Interrupt() {
 	c.grace = c.loop.CallLater(c.cfg.Grace, c.cancelInFlight)
 }
 
-// Records are the records made so far, in the order they were made.
+// Records are the records made so far, in the order they were made —
+// while the crawl has made at most Config.ReportURLs; past that, none is
+// kept (OnRecord hears of each).
 func (c *Crawler) Records() []*Record { return c.records }
 
 // Disallowed are the URLs robots.txt kept the crawler from, in the order
-// they were found.
+// they were found, kept as Records are.
 func (c *Crawler) Disallowed() []string { return c.disallowed }
 
 // Todo is how many URLs were found but never fetched: left queued by an

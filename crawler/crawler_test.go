@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"loopkit/crawler"
+	"loopkit/internal/wirelog"
 	"loopkit/loop"
 	"loopkit/site"
 	"loopkit/task"
@@ -242,5 +243,41 @@ func TestCancellingCrawlStopsIt(t *testing.T) {
 	guard.Cancel()
 	if n := len(c.Records()); n == 0 || n >= len(s.Expected(false)) || c.Todo() == 0 {
 		t.Fatalf("recorded %d of %d, todo %d", n, len(s.Expected(false)), c.Todo())
+	}
+}
+
+// Past ReportURLs a crawl keeps no record: the report gives the tallies
+// alone and says where the per-URL lines are, and the roots are still
+// judged (their records are kept whatever the size).
+func TestBigCrawlKeepsNoRecords(t *testing.T) {
+	srv := wirelog.New(t)
+	good := srv.Host("good", wirelog.Fan(20, nil))
+	bad := srv.Host("bad", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/" {
+			http.Redirect(w, r, "/gone", http.StatusMovedPermanently)
+			return
+		}
+		http.NotFound(w, r)
+	}))
+	var heard int
+	c, _ := crawl(t, crawler.Config{Roots: []string{good, bad}, ReportURLs: 5, OnRecord: func(*crawler.Record) { heard++ }})
+	if n := len(c.Records()); n != 0 {
+		t.Fatalf("%d records kept past ReportURLs 5, want none", n)
+	}
+	if heard != 23 || c.Stats().Done != 23 {
+		t.Fatalf("OnRecord heard %d, Done %d; want the 23 records made", heard, c.Stats().Done)
+	}
+	var report strings.Builder
+	c.Report(&report)
+	for _, want := range []string{"(23 urls: a line per url is listed for crawls of at most 5 (--report_urls)", "        21 ok\n", "         1 redirect\n", "         1 http_error:404\n", "Done: 23\n"} {
+		if !strings.Contains(report.String(), want) {
+			t.Errorf("the report lacks %q:\n%s", want, report.String())
+		}
+	}
+	if strings.Contains(report.String(), good+"/p1 200") {
+		t.Errorf("the report lists URLs past ReportURLs:\n%s", report.String())
+	}
+	if failed := c.FailedRoots(); len(failed) != 1 || !strings.Contains(failed[0], "status 404") {
+		t.Fatalf("failed roots %v, want the one that redirects to a 404", failed)
 	}
 }

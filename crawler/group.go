@@ -184,7 +184,8 @@ func (g *Group) Report(w io.Writer) { g.view().report(w) }
 func (g *Group) FailedRoots() []string { return g.view().failedRoots() }
 
 func (g *Group) view() view {
-	v := view{cfg: g.cfg, roots: g.crawlers[0].roots, stats: g.Stats(), elapsed: g.Elapsed()}
+	v := view{cfg: g.cfg, roots: g.crawlers[0].rootURLs, stats: g.Stats(), elapsed: g.Elapsed(),
+		listed: g.budget.listing(), watch: g.budget.roots}
 	for _, c := range g.crawlers {
 		v.records = append(v.records, c.records...)
 		v.disallowed = append(v.disallowed, c.disallowed...)

@@ -2,8 +2,11 @@ package crawler
 
 import (
 	"errors"
+	"fmt"
 	"net"
+	"net/url"
 	"os"
+	"sync"
 	"time"
 
 	"loopkit/crawler/http1"
@@ -40,6 +43,110 @@ type Record struct {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// record counts r, keeps it if the report will list it, and hands it to
+// OnRecord. A record is then dropped: a crawl of millions keeps nothing
+// per page but its URL's place in the seen set. Only a small crawl keeps
+// its records, for the chapter's per-URL report; past Config.ReportURLs
+// the records kept so far are let go too, and the report gives the
+// tallies alone. The records of the roots, and of where their redirects
+// lead, are kept whatever the size: they say whether the roots were
+// crawled (FailedRoots).
+func (c *Crawler) record(r *Record) {
+	c.stats.Done++
+	if r.Status != nil {
+		c.stats.Fetched++
+	}
+	if r.Exception != nil {
+		c.stats.Errors++
+	}
+	tally(r, c.stats.Kinds)
+	c.roots.note(r)
+	if c.budget.list() {
+		c.records = append(c.records, r)
+	} else {
+		c.records = nil // past ReportURLs: no per-URL report, nothing kept
+	}
+	if c.cfg.OnRecord != nil {
+		c.out.call(func() { c.cfg.OnRecord(r) })
+	}
+}
+
+// tally counts r under its kind (ok, redirect, http_error, fetch_error),
+// and its kind's detail: http_error:404, fetch_error:timeout, ok_bytes.
+func tally(r *Record, t map[string]int) {
+	kind := r.kind()
+	t[kind]++
+	switch kind {
+	case kindFetchError:
+		t[kindFetchError+":"+r.ErrorKind]++
+	case kindHTTPError:
+		t[fmt.Sprintf("%s:%d", kindHTTPError, *r.Status)]++
+	case kindOK:
+		t[kindOK+"_bytes"] += r.Size
+	}
+}
+
+// rootWatch keeps the records of the roots and of where their redirects
+// lead, for FailedRoots: a handful, whatever the crawl's size. A Group's
+// loops share one, as a root's redirect may lead to another loop's server.
+type rootWatch struct {
+	mu         sync.Mutex
+	watched    map[string]*Record // nil value: watched, not recorded yet
+	disallowed map[string]bool    // watched URLs robots.txt kept us from
+}
+
+func newRootWatch(roots []*url.URL) *rootWatch {
+	w := &rootWatch{watched: make(map[string]*Record), disallowed: make(map[string]bool)}
+	for _, u := range roots {
+		w.watched[u.String()] = nil
+	}
+	return w
+}
+
+// note keeps r if its URL is watched, and watches where it redirects to.
+func (w *rootWatch) note(r *Record) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if _, ok := w.watched[r.URL]; !ok {
+		return
+	}
+	w.watched[r.URL] = r
+	if r.NextURL != nil {
+		if _, ok := w.watched[*r.NextURL]; !ok {
+			w.watched[*r.NextURL] = nil
+		}
+	}
+}
+
+// noteDisallowed notes that robots.txt kept us from u, if it is watched.
+func (w *rootWatch) noteDisallowed(u string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if _, ok := w.watched[u]; ok {
+		w.disallowed[u] = true
+	}
+}
+
+// isDisallowed says whether robots.txt kept us from the watched URL u.
+func (w *rootWatch) isDisallowed(u string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.disallowed[u]
+}
+
+// byURL is a copy of the records watched so far.
+func (w *rootWatch) byURL() map[string]*Record {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := make(map[string]*Record, len(w.watched))
+	for u, r := range w.watched {
+		if r != nil {
+			out[u] = r
+		}
+	}
+	return out
+}
 
 // What a record is, as the report counts it.
 const (

@@ -28,34 +28,44 @@ func (c *Crawler) Report(w io.Writer) { c.view().report(w) }
 type view struct {
 	cfg        Config
 	roots      []*url.URL
-	records    []*Record
-	disallowed []string
+	records    []*Record  // every record, if listed
+	disallowed []string   // likewise
+	listed     bool       // the crawl was small enough to list every URL
+	watch      *rootWatch // the roots' records and where they led
 	stats      Stats
 	todo       int
 	elapsed    time.Duration
 }
 
 func (c *Crawler) view() view {
-	return view{cfg: c.cfg, roots: c.roots, records: c.records, disallowed: c.disallowed,
-		stats: c.stats, todo: c.Todo(), elapsed: c.Elapsed()}
+	return view{cfg: c.cfg, roots: c.rootURLs, records: c.records, disallowed: c.disallowed,
+		listed: c.budget.listing(), watch: c.roots, stats: c.Stats(), todo: c.Todo(), elapsed: c.Elapsed()}
 }
 
 func (c view) report(w io.Writer) {
 	elapsed := c.elapsed
-	records := slices.Clone(c.records)
-	slices.SortStableFunc(records, func(a, b *Record) int { return strings.Compare(a.URL, b.URL) })
-	tally := map[string]int{}
 	fmt.Fprintln(w, "*** Report ***")
-	fmt.Fprintln(w, "(url status type encoding bytes new/total: new = links not seen before, total = links that passed the filters)")
-	for _, r := range records {
-		fmt.Fprintln(w, reportLine(r, tally))
+	if c.listed {
+		records := slices.Clone(c.records)
+		slices.SortStableFunc(records, func(a, b *Record) int { return strings.Compare(a.URL, b.URL) })
+		fmt.Fprintln(w, "(url status type encoding bytes new/total: new = links not seen before, total = links that passed the filters)")
+		for _, r := range records {
+			fmt.Fprintln(w, reportLine(r))
+		}
+	} else {
+		fmt.Fprintf(w, "(%d urls: a line per url is listed for crawls of at most %d (--report_urls); -o FILE writes every record)\n",
+			c.stats.Done, c.cfg.ReportURLs)
 	}
 	speed := 0.0
 	if secs := elapsed.Seconds(); secs > 0 {
-		speed = float64(len(records)) / secs / float64(c.cfg.MaxTasks)
+		speed = float64(c.stats.Done) / secs / float64(c.cfg.MaxTasks)
 	}
 	fmt.Fprintf(w, "Finished %d urls in %.3f secs (max_tasks=%d) (%.3f urls/sec/task)\n",
-		len(records), elapsed.Seconds(), c.cfg.MaxTasks, speed)
+		c.stats.Done, elapsed.Seconds(), c.cfg.MaxTasks, speed)
+	tally := maps.Clone(c.stats.Kinds)
+	if tally == nil {
+		tally = map[string]int{}
+	}
 	tally["robots_fetches"] = c.stats.RobotsFetches
 	tally["robots_disallowed"] = c.stats.RobotsDisallowed
 	tally["retries"] = c.stats.Retries
@@ -67,7 +77,7 @@ func (c view) report(w io.Writer) {
 	for _, key := range slices.Sorted(maps.Keys(tally)) {
 		fmt.Fprintf(w, "%10d %s\n", tally[key], key)
 	}
-	if len(c.disallowed) > 0 {
+	if c.listed && len(c.disallowed) > 0 {
 		fmt.Fprintln(w, "Disallowed by robots.txt:")
 		for _, u := range slices.Sorted(slices.Values(c.disallowed)) {
 			fmt.Fprintln(w, "  "+u)
@@ -77,28 +87,22 @@ func (c view) report(w io.Writer) {
 		fmt.Fprintln(w, "Interrupted")
 	}
 	fmt.Fprintln(w, "Todo:", c.todo)
-	fmt.Fprintln(w, "Done:", len(records))
+	fmt.Fprintln(w, "Done:", c.stats.Done)
 	fmt.Fprintln(w, "Date:", time.Now().Format(time.ANSIC), "local time")
 }
 
-// reportLine formats one record as the chapter's url_report does, and
-// counts it in tally: ok, redirect, http_error (and http_error:404),
-// fetch_error (and fetch_error:timeout, ...).
-func reportLine(r *Record, tally map[string]int) string {
+// reportLine formats one record as the chapter's url_report does.
+func reportLine(r *Record) string {
 	kind := r.kind()
-	tally[kind]++
 	var line string
 	switch kind {
 	case kindFetchError:
-		tally[kindFetchError+":"+r.ErrorKind]++
 		return fmt.Sprintf("%s error %s", r.URL, *r.Exception)
 	case kindRedirect:
 		line = fmt.Sprintf("%s %d redirect %s", r.URL, *r.Status, *r.NextURL)
 	case kindHTTPError:
-		tally[fmt.Sprintf("%s:%d", kindHTTPError, *r.Status)]++
 		line = fmt.Sprintf("%s %d %s %s %d", r.URL, *r.Status, r.ContentType, r.Encoding, r.Size)
 	default:
-		tally[kindOK+"_bytes"] += r.Size
 		line = fmt.Sprintf("%s %d %s %s %d", r.URL, *r.Status, r.ContentType, r.Encoding, r.Size)
 		if r.ContentType == "text/html" || r.ContentType == "application/xhtml+xml" {
 			line += fmt.Sprintf(" %d/%d", r.NumNewURLs, r.NumURLs)
@@ -127,6 +131,7 @@ type Stats struct {
 	RobotsFetches    int            // robots.txt requests (not pages: no records)
 	RobotsDisallowed int            // URLs robots.txt kept us from
 	Filtered         map[string]int // links not followed, by reason
+	Kinds            map[string]int // records by kind: ok, redirect, http_error:404, fetch_error:timeout, ok_bytes...
 	Interrupted      bool           // Interrupt was called
 	ParsedOffLoop    int            // pages parsed by the parse workers, not on a loop (the crawl's)
 	ParseBacklogPeak int            // the most bytes of bodies that awaited parsing at once (the crawl's)
@@ -136,6 +141,7 @@ type Stats struct {
 func (c *Crawler) Stats() Stats {
 	s := c.stats
 	s.Filtered = maps.Clone(c.stats.Filtered)
+	s.Kinds = maps.Clone(c.stats.Kinds)
 	s.ParsedOffLoop, s.ParseBacklogPeak = int(c.parser.offLoop.Load()), int(c.parser.peak.Load())
 	s.Queued = c.front.Queued()
 	s.WaitingForHost = c.front.Waiting(c.loop.Time())
@@ -161,6 +167,12 @@ func (s Stats) Add(t Stats) Stats {
 	for k, v := range t.Filtered {
 		s.Filtered[k] += v
 	}
+	if s.Kinds == nil {
+		s.Kinds = make(map[string]int)
+	}
+	for k, v := range t.Kinds {
+		s.Kinds[k] += v
+	}
 	s.Interrupted = s.Interrupted || t.Interrupted
 	// The parse pool is the crawl's, one for every loop: each shard
 	// reports the same counts, read at slightly different times.
@@ -177,11 +189,8 @@ func (s Stats) Add(t Stats) Stats {
 func (c *Crawler) FailedRoots() []string { return c.view().failedRoots() }
 
 func (c view) failedRoots() []string {
-	byURL := make(map[string]*Record, len(c.records))
-	for _, r := range c.records {
-		byURL[r.URL] = r
-	}
 	var failed []string
+	byURL := c.watch.byURL()
 	for _, root := range c.roots {
 		if why := c.rootFailure(root.String(), byURL); why != "" {
 			failed = append(failed, root.String()+": "+why)
@@ -194,7 +203,7 @@ func (c view) rootFailure(u string, byURL map[string]*Record) string {
 	for hops := 0; hops <= c.cfg.MaxRedirect; hops++ {
 		r := byURL[u]
 		switch {
-		case r == nil && slices.Contains(c.disallowed, u):
+		case r == nil && c.watch.isDisallowed(u):
 			return "disallowed by robots.txt"
 		case r == nil:
 			return ""

@@ -99,7 +99,12 @@ func (c *Crawler) robotsAllow(h *hostPolicy, rawURL string) bool {
 		return true
 	}
 	c.stats.RobotsDisallowed++
-	c.disallowed = append(c.disallowed, rawURL)
+	c.roots.noteDisallowed(rawURL)
+	if c.budget.list() {
+		c.disallowed = append(c.disallowed, rawURL)
+	} else {
+		c.disallowed = nil
+	}
 	if c.cfg.OnDisallowed != nil {
 		c.out.call(func() { c.cfg.OnDisallowed(rawURL) })
 	}
