@@ -270,8 +270,9 @@ func (cn *conn) lost(cause error) {
 }
 
 // failCalls fails the calls sent on the connection with ErrConnectionLost
-// and those that waited for it with ErrNotConnected, each wrapping cause;
-// it returns instead the sent ones that may be sent once more.
+// and those that waited for it with ErrNotConnected (unless they were sent
+// on an earlier one), each wrapping cause; it returns instead the sent
+// ones that may be sent once more.
 func (cn *conn) failCalls(cause error) (again []call) {
 	lost := fmt.Errorf("%w: %w", ErrConnectionLost, cause)
 	cn.pending.drain(func(cl call) {
@@ -285,7 +286,11 @@ func (cn *conn) failCalls(cause error) (again []call) {
 	})
 	notSent := fmt.Errorf("%w: %w", ErrNotConnected, cause)
 	cn.waiting.drain(func(cl call) {
-		if !cl.f.Done() {
+		switch {
+		case cl.f.Done():
+		case cl.resent: // waiting to be sent again, but it was sent once
+			cl.f.SetError(lost)
+		default:
 			cl.f.SetError(notSent)
 		}
 	})

@@ -137,6 +137,21 @@ func TestIdempotentCommandIsSentAgain(t *testing.T) {
 	}
 }
 
+// An idempotent command whose second connection fails too is reported
+// as possibly run (it was sent once), not as never sent.
+func TestIdempotentCommandWithNowhereToGoAgain(t *testing.T) {
+	srv, l, c := withServer(t, redistest.Options{}, resp.Options{})
+	if _, err := do(t, l, c, "PING"); err != nil {
+		t.Fatal(err)
+	}
+	c.Send("DEBUG", "SLEEP", "0.3")
+	get := c.SendIdempotent("GET", "k")
+	l.CallLater(100*time.Millisecond, srv.Kill) // and nothing listens any more
+	if _, err := await(t, l, get); !errors.Is(err, resp.ErrConnectionLost) || errors.Is(err, resp.ErrNotConnected) {
+		t.Fatalf("got %v; want ErrConnectionLost only", err)
+	}
+}
+
 // A reply over any of the limits closes the connection with ErrTooLarge:
 // the command that asked for it and those behind it fail, and the client
 // reconnects for the next ones.
