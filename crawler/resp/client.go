@@ -2,7 +2,6 @@ package resp
 
 import (
 	"fmt"
-	"net/netip"
 	"slices"
 	"strings"
 	"time"
@@ -94,8 +93,6 @@ type Client struct {
 	closed   bool
 
 	unregister func() // the loop's close hook
-	// dial opens a TCP connection: the loop's SockConnect.
-	dial func(netip.AddrPort) *future.Future[int]
 }
 
 // NewClient returns a client of the server at rawURL (see ParseURL) on l,
@@ -107,7 +104,7 @@ func NewClient(l *loop.Loop, rawURL string, opts Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{loop: l, url: u, opts: opts.withDefaults(), readBuf: make([]byte, 64<<10), dial: l.SockConnect}
+	c := &Client{loop: l, url: u, opts: opts.withDefaults(), readBuf: make([]byte, 64<<10)}
 	// A client left open when its loop closes still fails its commands,
 	// rather than leave them pending for ever.
 	c.unregister = l.OnClose(c.Close)

@@ -91,7 +91,7 @@ func (cn *conn) tryNext(lastErr error) {
 	}
 	ap := netip.AddrPortFrom(cn.addrs[cn.next], uint16(c.url.Port))
 	cn.next++
-	f := c.dial(ap)
+	f := c.loop.SockConnect(ap)
 	cn.connecting = f
 	f.OnDone(func() {
 		cn.connecting = nil
