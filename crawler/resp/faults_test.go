@@ -1,0 +1,284 @@
+package resp_test
+
+import (
+	"errors"
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"loopkit/crawler/resp"
+	"loopkit/future"
+	"loopkit/internal/redistest"
+	"loopkit/loop"
+	"loopkit/netpoll"
+)
+
+// Redis down when the client starts: the commands waiting for the
+// connection fail with ErrNotConnected and the system's reason; while
+// the client waits to try again, new commands fail at once, saying when
+// the next attempt is; when Redis comes up, the client connects by
+// itself.
+func TestRedisDownAtConnect(t *testing.T) {
+	srv := redistest.Start(t, redistest.Options{})
+	srv.Stop() // its port, with nothing listening on it
+	l := newLoop(t)
+	var events []resp.ConnEvent
+	c := newClient(t, l, srv.URL(), resp.Options{
+		MinBackoff: 20 * time.Millisecond, MaxBackoff: 100 * time.Millisecond,
+		OnConnEvent: func(ev resp.ConnEvent) { events = append(events, ev) },
+	})
+	_, err := do(t, l, c, "PING")
+	if !errors.Is(err, resp.ErrNotConnected) || !netpoll.IsRefused(err) || !strings.Contains(err.Error(), srv.Addr()) {
+		t.Fatalf("PING with Redis down: %v; want ErrNotConnected, connection refused, naming %s", err, srv.Addr())
+	}
+	_, err = await(t, l, c.Send("PING"))
+	if !errors.Is(err, resp.ErrNotConnected) || !strings.Contains(err.Error(), "next attempt in") || !netpoll.IsRefused(err) {
+		t.Fatalf("PING while waiting to retry: %v", err)
+	}
+	if len(events) == 0 || events[0].Up || !netpoll.IsRefused(events[0].Err) || events[0].RetryIn <= 0 {
+		t.Fatalf("events: %+v; want a failed attempt, refused, with a retry", events)
+	}
+
+	srv.Restart()
+	runUntil(t, l, "connected", c.Connected)
+	if v, err := do(t, l, c, "PING"); err != nil || v.Str != "PONG" {
+		t.Fatalf("PING once Redis is up: %v, %v", v, err)
+	}
+	if last := events[len(events)-1]; !last.Up {
+		t.Fatalf("the last event is %+v, want the connection up", last)
+	}
+}
+
+// The waits between failed attempts double, from MinBackoff to
+// MaxBackoff, each cut by a random factor from 0.5 to 1.
+func TestBackoffDoublesUpToItsCap(t *testing.T) {
+	srv := redistest.Start(t, redistest.Options{})
+	srv.Stop()
+	l := newLoop(t)
+	var waits []time.Duration
+	const lo, hi = 8 * time.Millisecond, 64 * time.Millisecond
+	newClient(t, l, srv.URL(), resp.Options{
+		MinBackoff: lo, MaxBackoff: hi,
+		OnConnEvent: func(ev resp.ConnEvent) { waits = append(waits, ev.RetryIn) },
+	})
+	runUntil(t, l, "7 failed attempts", func() bool { return len(waits) >= 7 })
+	for i, w := range waits[:7] {
+		full := min(lo<<i, hi)
+		if w < full/2 || w > full {
+			t.Errorf("wait %d is %v; want from %v to %v", i+1, w, full/2, full)
+		}
+	}
+}
+
+// The connection is lost with commands in flight: each fails with
+// ErrConnectionLost, and none is sent again — the proxy, which sees every
+// byte the client sent, counts each command once. The client reconnects
+// by itself.
+func TestConnectionLostMidPipeline(t *testing.T) {
+	srv := redistest.Start(t, redistest.Options{})
+	p := newProxy(t, srv.Addr())
+	l := newLoop(t)
+	c := newClient(t, l, p.URL(), resp.Options{})
+	if _, err := do(t, l, c, "INCR", "c"); err != nil {
+		t.Fatal(err)
+	}
+	// Redis answers a read's commands together, after the last: while it
+	// sleeps, all three are in flight, and then the network fails.
+	inFlight := []*future.Future[resp.Value]{
+		c.Send("DEBUG", "SLEEP", "0.3"),
+		c.Send("INCR", "c"),
+		c.Send("INCR", "c"),
+	}
+	l.CallLater(100*time.Millisecond, p.Cut)
+	for i, f := range inFlight {
+		if _, err := await(t, l, f); !errors.Is(err, resp.ErrConnectionLost) || !strings.Contains(err.Error(), "may have run") {
+			t.Fatalf("command %d in flight at the cut: %v; want ErrConnectionLost", i+1, err)
+		}
+	}
+	runUntil(t, l, "reconnected", c.Connected)
+	if v, err := do(t, l, c, "PING"); err != nil || v.Str != "PONG" {
+		t.Fatalf("PING on the new connection: %v, %v", v, err)
+	}
+	if n := p.Count("$4\r\nINCR\r\n"); n != 3 {
+		t.Fatalf("the client sent INCR %d times, want 3: a command whose reply was lost must not be sent again", n)
+	}
+	if s := c.Stats(); s.Connects != 2 || s.Lost != 1 {
+		t.Fatalf("stats %+v: want 2 connections, 1 lost", s)
+	}
+}
+
+// A command sent with SendIdempotent is sent once more on the new
+// connection, and its future gets the reply from there; the others are
+// not.
+func TestIdempotentCommandIsSentAgain(t *testing.T) {
+	srv := redistest.Start(t, redistest.Options{})
+	p := newProxy(t, srv.Addr())
+	l := newLoop(t)
+	c := newClient(t, l, p.URL(), resp.Options{})
+	if _, err := do(t, l, c, "SET", "k", "v"); err != nil {
+		t.Fatal(err)
+	}
+	sleep := c.Send("DEBUG", "SLEEP", "0.3")
+	get := c.SendIdempotent("GET", "k")
+	incr := c.Send("INCR", "n")
+	l.CallLater(100*time.Millisecond, p.Cut)
+	if v, err := await(t, l, get); err != nil || v.Str != "v" {
+		t.Fatalf("the idempotent GET: %v, %v; want its reply from the new connection", v, err)
+	}
+	for _, f := range []*future.Future[resp.Value]{sleep, incr} {
+		if _, err := await(t, l, f); !errors.Is(err, resp.ErrConnectionLost) {
+			t.Fatalf("a plain command in flight at the cut: %v", err)
+		}
+	}
+	if gets, incrs := p.Count("$3\r\nGET\r\n"), p.Count("$4\r\nINCR\r\n"); gets != 2 || incrs != 1 {
+		t.Fatalf("sent GET %d times and INCR %d times; want 2 and 1", gets, incrs)
+	}
+}
+
+// An idempotent command whose second connection fails too is reported
+// as possibly run (it was sent once), not as never sent.
+func TestIdempotentCommandWithNowhereToGoAgain(t *testing.T) {
+	srv, l, c := withServer(t, redistest.Options{}, resp.Options{})
+	if _, err := do(t, l, c, "PING"); err != nil {
+		t.Fatal(err)
+	}
+	c.Send("DEBUG", "SLEEP", "0.3")
+	get := c.SendIdempotent("GET", "k")
+	l.CallLater(100*time.Millisecond, srv.Kill) // and nothing listens any more
+	if _, err := await(t, l, get); !errors.Is(err, resp.ErrConnectionLost) || errors.Is(err, resp.ErrNotConnected) {
+		t.Fatalf("got %v; want ErrConnectionLost only", err)
+	}
+}
+
+// A reply over any of the limits closes the connection with ErrTooLarge:
+// the command that asked for it and those behind it fail, and the client
+// reconnects for the next ones.
+func TestReplyOverItsLimitClosesTheConnection(t *testing.T) {
+	cases := []struct {
+		name  string
+		lim   resp.Limits
+		setup []any
+		cmd   []any
+	}{
+		{"bulk string", resp.Limits{MaxBulkBytes: 1000}, []any{"SET", "big", strings.Repeat("x", 1001)}, []any{"GET", "big"}},
+		{"array", resp.Limits{MaxArrayLen: 3}, []any{"RPUSH", "list", 1, 2, 3, 4}, []any{"LRANGE", "list", 0, -1}},
+		{"depth", resp.Limits{MaxDepth: 2}, []any{"PING"}, []any{"EVAL", "return {{{1}}}", 0}},
+		{"line", resp.Limits{MaxLineBytes: 20}, []any{"PING"}, []any{"EVAL", "return redis.status_reply('" + strings.Repeat("s", 21) + "')", 0}},
+		{"reply", resp.Limits{MaxReplyBytes: 100}, []any{"RPUSH", "l", strings.Repeat("a", 50), strings.Repeat("b", 50)}, []any{"LRANGE", "l", 0, -1}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, l, c := withServer(t, redistest.Options{}, resp.Options{Limits: tc.lim})
+			if _, err := do(t, l, c, tc.setup...); err != nil {
+				t.Fatal(err)
+			}
+			over := c.Send(tc.cmd...)
+			behind := c.Send("PING")
+			for _, f := range []*future.Future[resp.Value]{over, behind} {
+				if _, err := await(t, l, f); !errors.Is(err, resp.ErrTooLarge) || !errors.Is(err, resp.ErrConnectionLost) {
+					t.Fatalf("got %v; want ErrTooLarge and ErrConnectionLost", err)
+				}
+			}
+			if v, err := do(t, l, c, "PING"); err != nil || v.Str != "PONG" {
+				t.Fatalf("PING on the next connection: %v, %v", v, err)
+			}
+			if s := c.Stats(); s.Lost != 1 || s.Connects != 2 {
+				t.Fatalf("stats %+v", s)
+			}
+		})
+	}
+}
+
+// Redis with the append-only file on, fsync always, killed and restarted
+// on its directory: the client reconnects, and every write it saw
+// acknowledged is there.
+func TestRestartWithAppendOnlyFileLosesNoAcknowledgedWrite(t *testing.T) {
+	srv, l, c := withServer(t, redistest.Options{AppendOnly: true}, resp.Options{
+		MinBackoff: 10 * time.Millisecond, MaxBackoff: 100 * time.Millisecond,
+	})
+	var last *future.Future[resp.Value]
+	for i := range 100 {
+		last = c.Send("RPUSH", "log", i)
+	}
+	if n, err := resp.Int(await(t, l, last)); err != nil || n != 100 {
+		t.Fatalf("%d, %v", n, err)
+	}
+	srv.Kill()
+	srv.Restart()
+	// The client learns of the crash when its socket reads EOF, on the
+	// loop's next turn; then it reconnects.
+	runUntil(t, l, "reconnected", func() bool { return c.Stats().Lost == 1 && c.Connected() })
+	if n, err := resp.Int(do(t, l, c, "LLEN", "log")); err != nil || n != 100 {
+		t.Fatalf("after the crash the list holds %d (%v); want 100", n, err)
+	}
+}
+
+// Close fails what is pending: sent commands with ErrConnectionLost,
+// those still waiting for the connection with ErrNotConnected, both with
+// ErrClientClosed; and commands after it fail at once.
+func TestCloseFailsPendingCommands(t *testing.T) {
+	srv, l, c := withServer(t, redistest.Options{}, resp.Options{})
+	if _, err := await(t, l, c.Send("PING")); err != nil {
+		t.Fatal(err)
+	}
+	sent := c.Send("DEBUG", "SLEEP", "0.2")
+	runFor(t, l, 20*time.Millisecond) // it leaves
+	c.Close()
+	if _, err := await(t, l, sent); !errors.Is(err, resp.ErrConnectionLost) || !errors.Is(err, resp.ErrClientClosed) {
+		t.Fatalf("a sent command at Close: %v", err)
+	}
+	if _, err := await(t, l, c.Send("PING")); !errors.Is(err, resp.ErrNotConnected) || !errors.Is(err, resp.ErrClientClosed) {
+		t.Fatalf("a command after Close: %v", err)
+	}
+
+	c2 := newClient(t, l, srv.URL(), resp.Options{})
+	waiting := c2.Send("PING") // the client is still connecting: not sent
+	c2.Close()
+	if _, err := await(t, l, waiting); !errors.Is(err, resp.ErrNotConnected) || !errors.Is(err, resp.ErrClientClosed) {
+		t.Fatalf("a command waiting for the connection at Close: %v", err)
+	}
+}
+
+// A loop closed under a client with commands in flight fails them (the
+// client's close hook) and leaves no socket and no goroutine behind.
+func TestLoopCloseLeavesNothingBehind(t *testing.T) {
+	srv := redistest.Start(t, redistest.Options{})
+	goroutines, fds := runtime.NumGoroutine(), openFDs(t)
+	l, err := loop.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := resp.NewClient(l, srv.URL(), resp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := await(t, l, c.Send("PING")); err != nil {
+		t.Fatal(err)
+	}
+	inFlight := c.Send("DEBUG", "SLEEP", "0.1")
+	runFor(t, l, 10*time.Millisecond)
+	l.Close()
+	if _, err := inFlight.Result(); !errors.Is(err, resp.ErrClientClosed) {
+		t.Fatalf("a command in flight when the loop closed: %v", err)
+	}
+	if after := openFDs(t); after != fds {
+		t.Errorf("fds: %d before, %d after Close", fds, after)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > goroutines && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > goroutines {
+		t.Errorf("goroutines: %d before, %d after Close", goroutines, n)
+	}
+}
+
+func openFDs(t *testing.T) int {
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skip("no /proc/self/fd here")
+	}
+	return len(entries)
+}

@@ -1,0 +1,130 @@
+package resp_test
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+
+	"loopkit/crawler/resp"
+)
+
+// errorCases are malformed replies and the kind of error each must give,
+// with a word its message must contain.
+var errorCases = []struct {
+	name, in string
+	kind     error
+	mention  string
+}{
+	{"unknown type byte", "?\r\n", resp.ErrProtocol, "type byte"},
+	{"an HTTP server", "HTTP/1.1 400 Bad Request\r\n", resp.ErrProtocol, "type byte"},
+	{"RESP3 map", "%1\r\n+a\r\n:1\r\n", resp.ErrProtocol, "RESP3"},
+	{"RESP3 null", "_\r\n", resp.ErrProtocol, "RESP3"},
+	{"bare LF", "+OK\n", resp.ErrProtocol, "LF"},
+	{"bare CR inside", "+O\rK\r\n", resp.ErrProtocol, "CR"},
+	{"empty integer", ":\r\n", resp.ErrProtocol, "integer"},
+	{"lone minus", ":-\r\n", resp.ErrProtocol, "integer"},
+	{"integer with a letter", ":12a\r\n", resp.ErrProtocol, "integer"},
+	{"integer with a plus", ":+1\r\n", resp.ErrProtocol, "integer"},
+	{"integer over int64", ":9223372036854775808\r\n", resp.ErrProtocol, "integer"},
+	{"integer under int64", ":-9223372036854775809\r\n", resp.ErrProtocol, "integer"},
+	{"twenty digits", ":00000000000000000001\r\n", resp.ErrProtocol, "integer"},
+	{"negative bulk length", "$-2\r\n", resp.ErrProtocol, "length"},
+	{"empty bulk length", "$\r\n", resp.ErrProtocol, "length"},
+	{"bulk length with a plus", "$+5\r\nhello\r\n", resp.ErrProtocol, "length"},
+	{"bulk length not a number", "$five\r\n", resp.ErrProtocol, "length"},
+	{"bulk longer than said", "$3\r\nabcd\r\n", resp.ErrProtocol, "CRLF"},
+	{"bulk ended by LF only", "$3\r\nabc\n", resp.ErrProtocol, "CRLF"},
+	{"negative array length", "*-2\r\n", resp.ErrProtocol, "length"},
+	{"bad element", "*2\r\n:1\r\n!\r\n", resp.ErrProtocol, "RESP3"},
+	{"bulk length overflowing", "$99999999999999999999999\r\n", resp.ErrTooLarge, "bulk"},
+	{"array length overflowing", "*99999999999999999999999\r\n", resp.ErrTooLarge, "array"},
+}
+
+// Each malformed reply fails with its kind of error, in one read and byte
+// by byte alike; every error is a *ParseError.
+func TestMalformedRepliesFailWithTheirKind(t *testing.T) {
+	for _, tc := range errorCases {
+		t.Run(tc.name, func(t *testing.T) {
+			for how, pieces := range map[string][][]byte{"one read": oneRead(tc.in), "bytewise": bytewise(tc.in)} {
+				got := parsePieces(resp.Limits{}, pieces)
+				var perr *resp.ParseError
+				if !errors.Is(got.err, tc.kind) || !errors.As(got.err, &perr) || !strings.Contains(got.err.Error(), tc.mention) {
+					t.Errorf("%s: got %v (value %v), want %v mentioning %q", how, got.err, got.v, tc.kind, tc.mention)
+				}
+			}
+		})
+	}
+}
+
+// small are limits a test can reach in a few bytes.
+var small = resp.Limits{MaxLineBytes: 8, MaxBulkBytes: 16, MaxArrayLen: 4, MaxDepth: 3, MaxReplyBytes: 64}
+
+// Every limit passes a reply exactly at it and refuses one a byte (or an
+// element, or a level) over it, in one read and byte by byte.
+func TestLimitsAtTheirEdge(t *testing.T) {
+	bulkOf := func(n int) string { return "$" + strconv.Itoa(n) + "\r\n" + strings.Repeat("b", n) + "\r\n" }
+	nested := func(depth int, inner string) string { return strings.Repeat("*1\r\n", depth) + inner }
+	// An array of 4 bulk strings whose whole is n bytes on the wire:
+	// "*4\r\n" is 4 bytes, and each "$9\r\n...9...\r\n" 15.
+	replyOf := func(n int) string { return "*4\r\n" + strings.Repeat(bulkOf(9), 3) + bulkOf(n-4-45-6) }
+	cases := []struct {
+		name      string
+		at, over  string
+		mentionAt string
+	}{
+		{"line", "+" + strings.Repeat("l", 8) + "\r\n", "+" + strings.Repeat("l", 9) + "\r\n", "line"},
+		{"error line", "-" + strings.Repeat("e", 8) + "\r\n", "-" + strings.Repeat("e", 9) + "\r\n", "line"},
+		{"bulk string", bulkOf(16), bulkOf(17), "bulk string"},
+		{"array length", "*4\r\n:1\r\n:2\r\n:3\r\n:4\r\n", "*5\r\n:1\r\n:2\r\n:3\r\n:4\r\n:5\r\n", "array"},
+		{"depth", nested(3, ":1\r\n"), nested(4, ":1\r\n"), "nested"},
+		{"depth of an empty array", nested(2, "*0\r\n"), nested(3, "*0\r\n"), "nested"},
+		{"reply size", replyOf(64), replyOf(65), "reply"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			for how, split := range map[string]func(string) [][]byte{"one read": oneRead, "bytewise": bytewise} {
+				if got := parsePieces(small, split(tc.at)); got.err != nil || !got.done || got.used != len(tc.at) {
+					t.Errorf("%s: at the limit: %v, done %v, used %d of %d", how, got.err, got.done, got.used, len(tc.at))
+				}
+				got := parsePieces(small, split(tc.over))
+				if !errors.Is(got.err, resp.ErrTooLarge) || !strings.Contains(got.err.Error(), tc.mentionAt) {
+					t.Errorf("%s: over the limit: %v (value %v), want ErrTooLarge mentioning %q", how, got.err, got.v, tc.mentionAt)
+				}
+			}
+		})
+	}
+}
+
+// A length the limits cannot fit is refused as soon as its line ends,
+// before the bytes it announces arrive or anything is allocated for them:
+// a server cannot make the client wait for, or reserve, what it will
+// refuse anyway.
+func TestOversizedLengthsAreRefusedBeforeTheirBytes(t *testing.T) {
+	lim := resp.Limits{MaxBulkBytes: 1 << 20, MaxArrayLen: 1 << 20, MaxReplyBytes: 64}
+	for _, in := range []string{
+		"$2000000\r\n", // over MaxBulkBytes
+		"$60\r\n",      // under it, but the reply would pass 64 bytes
+		"*30\r\n",      // 30 elements take at least 90 bytes
+		"*1\r\n*1\r\n$50\r\n",
+	} {
+		got := parsePieces(lim, oneRead(in))
+		if !errors.Is(got.err, resp.ErrTooLarge) || got.used != len(in) {
+			t.Errorf("%q: %v after %d bytes, want ErrTooLarge at its end", in, got.err, got.used)
+		}
+	}
+}
+
+// A line with no end in sight is refused once it is longer than the limit
+// could allow, without waiting for its CRLF.
+func TestEndlessLineIsRefused(t *testing.T) {
+	got := parsePieces(resp.Limits{MaxLineBytes: 8}, oneRead("+"+strings.Repeat("x", 100)))
+	if !errors.Is(got.err, resp.ErrTooLarge) {
+		t.Fatalf("got %v", got.err)
+	}
+	// Exactly the limit and a CR, with the LF still to come: not yet.
+	got = parsePieces(small, oneRead("+"+strings.Repeat("x", 8)+"\r"))
+	if !errors.Is(got.err, resp.ErrTruncated) {
+		t.Fatalf("a line at the limit waiting for its LF: %v, want ErrTruncated at EOF", got.err)
+	}
+}

@@ -1,0 +1,67 @@
+package resp_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"loopkit/crawler/resp"
+	"loopkit/future"
+	"loopkit/internal/redistest"
+)
+
+// A reply that does not come within ReplyTimeout closes the connection:
+// the commands in flight fail with a TimeoutError (phase "reply") that
+// matches ErrConnectionLost, and the client reconnects.
+func TestReplyTimeout(t *testing.T) {
+	_, l, c := withServer(t, redistest.Options{}, resp.Options{ReplyTimeout: 100 * time.Millisecond})
+	slow := c.Send("DEBUG", "SLEEP", "0.5")
+	behind := c.Send("PING")
+	start := time.Now()
+	for _, f := range []*future.Future[resp.Value]{slow, behind} {
+		_, err := await(t, l, f)
+		var terr *resp.TimeoutError
+		if !errors.As(err, &terr) || terr.Phase != "reply" || !errors.Is(err, resp.ErrTimeout) || !errors.Is(err, resp.ErrConnectionLost) {
+			t.Fatalf("got %v; want a reply timeout, connection lost", err)
+		}
+	}
+	if waited := time.Since(start); waited > 450*time.Millisecond {
+		t.Fatalf("the timeout fired after %v; the server's sleep was 500ms", waited)
+	}
+	if v, err := do(t, l, c, "PING"); err != nil || v.Str != "PONG" {
+		t.Fatalf("PING afterwards: %v, %v", v, err)
+	}
+}
+
+// A server that accepts the connection and then answers nothing (frozen
+// with SIGSTOP: the kernel still completes the TCP handshake) times the
+// connection attempt out; once it wakes, the client connects.
+func TestConnectTimeoutOnAHungServer(t *testing.T) {
+	srv := redistest.Start(t, redistest.Options{})
+	srv.Pause()
+	defer srv.Resume()
+	l := newLoop(t)
+	c := newClient(t, l, srv.URL(), resp.Options{
+		ConnectTimeout: 150 * time.Millisecond, MinBackoff: 20 * time.Millisecond, MaxBackoff: 50 * time.Millisecond,
+	})
+	_, err := do(t, l, c, "PING")
+	var terr *resp.TimeoutError
+	if !errors.Is(err, resp.ErrNotConnected) || !errors.As(err, &terr) || terr.Phase != "connect" {
+		t.Fatalf("got %v; want a connect timeout, not connected", err)
+	}
+	srv.Resume()
+	runUntil(t, l, "connected", c.Connected)
+}
+
+// A hung server is a reply timeout once connected, too.
+func TestReplyTimeoutOnAHungServer(t *testing.T) {
+	srv, l, c := withServer(t, redistest.Options{}, resp.Options{ReplyTimeout: 100 * time.Millisecond})
+	if _, err := do(t, l, c, "PING"); err != nil {
+		t.Fatal(err)
+	}
+	srv.Pause()
+	defer srv.Resume()
+	if _, err := do(t, l, c, "PING"); !errors.Is(err, resp.ErrTimeout) || !errors.Is(err, resp.ErrConnectionLost) {
+		t.Fatalf("got %v", err)
+	}
+}
