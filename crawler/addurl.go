@@ -98,6 +98,12 @@ func (c *Crawler) ownedFilter(u *url.URL) string {
 // records its URLs at once; one whose robots.txt is known screens them
 // now.
 func (c *Crawler) addURL(u *url.URL, redirects, depth int) bool {
+	return c.add(u, redirects, depth, true)
+}
+
+// add is addURL; journal says whether the journal hears of it here (a
+// link another loop found was journaled there: shard.go).
+func (c *Crawler) add(u *url.URL, redirects, depth int, journal bool) bool {
 	s := u.String()
 	if !c.seen.Add(s) {
 		return false
@@ -113,6 +119,9 @@ func (c *Crawler) addURL(u *url.URL, redirects, depth int) bool {
 		c.recordHostFailure(h, it)
 	case h.rules != nil && !c.robotsAllow(h, s):
 	default:
+		if journal {
+			c.queued(s, it.Depth, it.Redirects)
+		}
 		c.front.Push(h.host, it, c.loop.Time())
 		c.dispatch()
 	}

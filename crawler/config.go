@@ -68,6 +68,16 @@ type Config struct {
 	// ParseBudget is how many bytes of bodies may await parsing before the
 	// frontier stops handing out jobs until the workers catch up. [8 MiB]
 	ParseBudget int
+	// Output, if set, is the JSON Lines file each record is written to,
+	// a line per record, in batches handed to the executor. With State,
+	// it is appended to, and its lines are what is done.
+	Output string
+	// State, if set, is the state directory of a crawl that survives a
+	// stop (package crawler/journal): run again with the same State, the
+	// crawl goes on where it was. StateReuse lets a run go on with a
+	// directory whose crawl had other roots or filters.
+	State      string
+	StateReuse bool
 	// HTTP configures the client: timeouts and limits. Its UserAgent and
 	// MaxConnsPerHost are set from the fields above.
 	HTTP http1.Options

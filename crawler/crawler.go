@@ -29,7 +29,9 @@ type Crawler struct {
 	shard    *shard         // nil on its own; a Group's part otherwise (shard.go)
 	variants map[string]int // distinct queries queued per host and path
 	out      *sink          // serializes the callbacks of a Group's loops; nil on its own
-	ownPool  bool           // on its own: it starts and stops its parse workers
+	ownPool  bool           // on its own: it starts and stops its parse workers, and closes its store
+	store    *store         // -o and --state (persist.go); shared by a Group's loops
+	batch    batch          // this loop's writes not yet handed to the executor (persist.go)
 
 	dispatcher // parked workers and the frontier's timer (dispatch.go)
 
@@ -45,15 +47,27 @@ type Crawler struct {
 	elapsed    time.Duration
 }
 
-// New prepares a crawl on l. It fails on an invalid root.
+// New prepares a crawl on l. It fails on an invalid root, or when its
+// output or state directory cannot be opened (Config.Output, State). With
+// a state directory that holds a stopped crawl, the crawl goes on from
+// where it was. Crawl closes what New opened; a Crawler that will not
+// crawl must be closed with Close.
 func New(l *loop.Loop, cfg Config) (*Crawler, error) {
 	cfg = cfg.withDefaults()
 	c, err := newCrawler(l, cfg, newBudget(cfg), nil)
-	if c != nil {
-		c.ownPool = true
+	if err != nil {
+		return nil, err
 	}
-	return c, err
+	c.ownPool = true
+	if c.store, err = openStore(cfg, replayInto([]*Crawler{c}), c.notice); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
+
+// Close closes the crawl's output and state directory. Crawl does it; a
+// Crawler that never crawled must do it, to let its state directory go.
+func (c *Crawler) Close() error { return c.store.close() }
 
 // newCrawler prepares a crawl on l that takes from b: its own, or its
 // Group's, shared with the other loops.
@@ -124,6 +138,14 @@ func (c *Crawler) Crawl(y task.Yield) error {
 	if c.ownPool {
 		c.parser.close(y)
 	}
+	c.drain(y)
+	if c.ownPool {
+		if cerr := c.Close(); err == nil {
+			err = cerr
+		}
+	} else if ferr := c.store.failed(); err == nil {
+		err = ferr
+	}
 	return err
 }
 
@@ -144,6 +166,7 @@ func (c *Crawler) work(y task.Yield) (int, error) {
 				Exception: ptr("crawler bug: " + perr.Error())})
 			v = verdict{}
 		}
+		c.durable(y) // with a journal: its record and links on disk first
 		c.over(j, v)
 	}
 }

@@ -40,6 +40,7 @@ type Group struct {
 	budget   *budget
 	work     atomic.Int64
 	out      *sink
+	store    *store
 	running  atomic.Bool
 }
 
@@ -61,6 +62,14 @@ func NewGroup(g *loop.Group, cfg Config) (*Group, error) {
 		gr.crawlers = append(gr.crawlers, c)
 	}
 	gr.work.Store(int64(n)) // every shard starts awake, and says when it is not
+	s, err := openStore(cfg, replayInto(gr.crawlers), gr.crawlers[0].notice)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range gr.crawlers {
+		c.store = s
+	}
+	gr.store = s
 	return gr, nil
 }
 
@@ -76,8 +85,15 @@ func (g *Group) Crawl() error {
 		return err
 	})
 	g.budget.parse.closeJobs()
+	if cerr := g.store.close(); err == nil {
+		err = cerr
+	}
 	return err
 }
+
+// Close closes the crawl's output and state directory. Crawl does it; a
+// Group that never crawled must do it, to let its state directory go.
+func (g *Group) Close() error { return g.store.close() }
 
 // settle takes one unit of work off; the last one ends every shard.
 func (g *Group) settle() {

@@ -48,6 +48,7 @@ func (c *Crawler) judge(j *frontier.Job, reply *http1.Reply, err error, tries in
 				retryAfter, c.cfg.MaxRetryAfter)
 		}
 		c.front.HoldUntil(j.Host, now+retryAfter)
+		c.keptHold(j, retryAfter)
 	}
 	retryable := err == nil && retryableStatus(status) || err != nil && retryableError(err)
 	if !retryable || tries >= int32(c.cfg.MaxTries) || c.stopping {

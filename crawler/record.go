@@ -67,6 +67,7 @@ func (c *Crawler) record(r *Record) {
 	} else {
 		c.records = nil // past ReportURLs: no per-URL report, nothing kept
 	}
+	c.written(r)
 	if c.cfg.OnRecord != nil {
 		c.out.call(func() { c.cfg.OnRecord(r) })
 	}

@@ -57,11 +57,11 @@ func (c *Crawler) fetchRobots(y task.Yield, j *frontier.Job) verdict {
 			// from this request, so the first page waits too.
 			c.front.SetDelay(j.Host, min(d, c.cfg.MaxCrawlDelay))
 		}
-		c.robotsKnown(h, rules)
+		c.robotsKnown(h, rules, reply.Body)
 	case robots.FollowRedirect:
 		return c.robotsRedirect(j, reply)
 	case robots.Unavailable:
-		c.robotsKnown(h, robots.AllowAll())
+		c.robotsKnown(h, robots.AllowAll(), nil)
 	default: // 5xx or 429, retried until MaxTries: the rules could say anything
 		c.failHost(h, fmt.Sprintf("robots.txt: status %d%s", reply.StatusCode, unreachable(tries)), kindRobots)
 	}
@@ -75,16 +75,18 @@ func (c *Crawler) robotsRedirect(j *frontier.Job, reply *http1.Reply) verdict {
 	from, _ := url.Parse(j.Item.URL)
 	next, err := urlnorm.Resolve(from, reply.Header.Get("Location"))
 	if err != nil || j.Item.Redirects <= 0 {
-		c.robotsKnown(c.hosts[j.Host.Origin()], robots.AllowAll())
+		c.robotsKnown(c.hosts[j.Host.Origin()], robots.AllowAll(), nil)
 		return verdict{}
 	}
 	return verdict{retry: true, redirectTo: next.String()} // through the frontier again, tries anew
 }
 
 // robotsKnown applies rules to h: the URLs it queued meanwhile are
-// screened, and its pages may go, until the rules expire.
-func (c *Crawler) robotsKnown(h *hostPolicy, rules *robots.Rules) {
+// screened, and its pages may go, until the rules expire. body is what
+// they were read from (nil: there is no file), for the journal.
+func (c *Crawler) robotsKnown(h *hostPolicy, rules *robots.Rules, body []byte) {
 	h.rules = rules
+	c.keptRobots(h, body)
 	c.front.Open(h.host, c.loop.Time()+robotsTTL, func(it frontier.Item) bool { return c.robotsAllow(h, it.URL) })
 }
 

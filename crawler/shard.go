@@ -3,6 +3,8 @@ package crawler
 import (
 	"hash/maphash"
 	"net/url"
+
+	"loopkit/crawler/urlnorm"
 )
 
 // shard is a Crawler's part in a Group: it owns the servers whose names
@@ -19,6 +21,8 @@ type shard struct {
 
 	lastHost  string // the authority owns last hashed, and its owner
 	lastOwner int
+
+	journaled urlnorm.Seen // links handed over and journaled here, with --state
 }
 
 // link is a found URL on its way to the shard that owns its server.
@@ -60,6 +64,16 @@ func (c *Crawler) owns(u *url.URL) bool {
 // for a shard.
 func (c *Crawler) handOver(u *url.URL, redirects, depth int) {
 	s := c.shard
+	if c.journaling() {
+		// The link is journaled here, where the page that found it is:
+		// its page is not over before the link is on disk. Each link
+		// once from each loop; the owner drops duplicates at replay.
+		raw := u.String()
+		if !s.journaled.Add(raw) {
+			return
+		}
+		c.queued(raw, int32(depth), int32(redirects))
+	}
 	to := ownerOf(u, len(s.outbox))
 	if len(s.outbox[to]) == 0 {
 		s.group.work.Add(1)
@@ -100,7 +114,7 @@ func (c *Crawler) receive(batch []link) {
 			c.stats.Filtered[reason]++
 			continue
 		}
-		c.addURL(l.url, int(l.redirects), int(l.depth))
+		c.add(l.url, int(l.redirects), int(l.depth), false)
 	}
 	c.shard.group.settle() // after the enqueues: the shard is awake by now if it got work
 }

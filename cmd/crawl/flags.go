@@ -21,7 +21,6 @@ import (
 type options struct {
 	cfg      crawler.Config
 	poller   string
-	output   string
 	trace    string // --trace FILE: the loop's turns as JSON Lines (trace.go)
 	timeline string // --timeline FILE.svg: every request, one lane per connection (timeline.go)
 	verbose  int
@@ -90,7 +89,9 @@ func parseFlags(args []string, stdout io.Writer) (*options, []string, error) {
 	lenient := fs.Bool("lenient", false, "crawl hosts of the roots' registrable domains")
 	fs.Var((*count)(&o.verbose), "v", "more output on stderr (repeatable)")
 	fs.BoolVar(&o.quiet, "q", false, "no notices or progress on stderr")
-	fs.StringVar(&o.output, "o", "", "write one JSON line per fetched URL to `FILE`")
+	fs.StringVar(&c.Output, "o", "", "write one JSON line per fetched URL to `FILE` (with --state, appended to)")
+	fs.StringVar(&c.State, "state", "", "keep the crawl's state in `DIR`: stopped (Ctrl-C, kill -9), the same command goes on where it was")
+	fs.BoolVar(&c.StateReuse, "state_reuse", false, "go on with a --state DIR whose crawl had other roots, scope, filters or -o")
 	fs.StringVar(&o.trace, "trace", "", "write one JSON line per turn of the event loop to `FILE` (see docs/tutorial.md)")
 	fs.StringVar(&o.timeline, "timeline", "", "draw every request, one lane per connection, split into its phases, in `FILE.svg`")
 	fs.StringVar(&o.poller, "poller", "", "epoll, kqueue or poll (default: the best this OS has)")

@@ -75,11 +75,7 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 	}
 	defer finishLoops() // closes the loops, then prints their stats
 
-	closeOutput, ok := setOutput(o, stderr)
-	if !ok {
-		return 1
-	}
-	defer closeOutput()
+	setOutput(o, stderr)
 	o.cfg.OnNotice = func(msg string) { notice("%s", msg) }
 	defer startTimeline(o, notice)() // timeline.go: --timeline, drawn when the crawl is over
 
@@ -89,7 +85,7 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 	g, err := crawler.NewGroup(lg, o.cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "crawl: %v\n", err)
-		return 2
+		return 1 // the roots were checked: it is -o or --state that failed
 	}
 	stopSignals := forwardInterrupts(g, interrupt, notice)
 	defer stopSignals()
@@ -118,41 +114,13 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-// setOutput sets the callbacks that write -o's JSON Lines and -v's lines.
-// closeOutput flushes and closes -o's file; ok is false if it could not
-// be created (said on stderr).
-func setOutput(o *options, stderr io.Writer) (closeOutput func(), ok bool) {
-	closeOutput = func() {}
-	if o.output != "" {
-		out, err := createJSONL(o.output)
-		if err != nil {
-			fmt.Fprintf(stderr, "crawl: %v\n", err)
-			return nil, false
-		}
-		closeOutput = func() {
-			if err := out.close(); err != nil {
-				fmt.Fprintf(stderr, "crawl: writing %s: %v\n", o.output, err)
-			}
-		}
-		failed := false
-		o.cfg.OnRecord = func(r *crawler.Record) {
-			if err := out.write(r); err != nil && !failed {
-				failed = true // said once: a full disk fails every line
-				fmt.Fprintf(stderr, "crawl: writing %s: %v\n", o.output, err)
-			}
-		}
-	}
+// setOutput sets the callbacks that write -v's lines. -o's JSON Lines
+// are the crawler's to write (Config.Output), in batches off the loop.
+func setOutput(o *options, stderr io.Writer) {
 	if o.verbose > 0 {
-		write := o.cfg.OnRecord
-		o.cfg.OnRecord = func(r *crawler.Record) {
-			if write != nil {
-				write(r)
-			}
-			fmt.Fprintln(stderr, describe(r))
-		}
+		o.cfg.OnRecord = func(r *crawler.Record) { fmt.Fprintln(stderr, describe(r)) }
 		o.cfg.OnDisallowed = func(url string) { fmt.Fprintf(stderr, "%s disallowed by robots.txt\n", url) }
 	}
-	return closeOutput, true
 }
 
 // parseLine says where the crawl's pages were parsed.

@@ -1,0 +1,53 @@
+package journal_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"loopkit/crawler/journal"
+)
+
+// A resumed output file keeps its whole lines, tells their URLs as done,
+// cuts a torn last line with a notice, and is appended to, never emptied.
+func TestResumeCutsATornLineAndAppends(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.jsonl")
+	whole := `{"url":"http://a.test/","status":200}` + "\n" + `{"url":"http://a.test/x?a=1\u0026b=2","status":404}` + "\n"
+	if err := os.WriteFile(path, []byte(whole+`{"url":"http://a.test/to`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var done []string
+	o, err := journal.Resume(path, func(u string) { done = append(done, u) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"http://a.test/", "http://a.test/x?a=1&b=2"}; !slices.Equal(done, want) {
+		t.Fatalf("done %q, want %q", done, want)
+	}
+	if n := o.Notices(); len(n) != 1 || !strings.Contains(n[0], "cut a torn last line") {
+		t.Fatalf("notices %q", n)
+	}
+	if err := o.Write([]byte(`{"url":"http://a.test/to","status":200}` + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	o.Close()
+	b, _ := os.ReadFile(path)
+	if got, want := string(b), whole+`{"url":"http://a.test/to","status":200}`+"\n"; got != want {
+		t.Fatalf("file:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// A file that is not a crawl's output is refused, and left as it was.
+func TestResumeRefusesAForeignFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "notes.txt")
+	text := "my notes\nabout the crawl\n"
+	os.WriteFile(path, []byte(text), 0o644)
+	if _, err := journal.Resume(path, nil); err == nil || !strings.Contains(err.Error(), "line 1: not a crawl record") {
+		t.Fatalf("resume of a foreign file: %v", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != text {
+		t.Fatalf("the foreign file was changed: %q", b)
+	}
+}

@@ -1,0 +1,243 @@
+package journal
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"loopkit/crawler/urlnorm"
+)
+
+// Visitor hears what a replay finds. Every field is optional.
+type Visitor struct {
+	// Seen hears every URL queued or done, once.
+	Seen func(url string)
+	// Queued hears every URL to do, once, in the order it was found,
+	// after Seen heard of it.
+	Queued func(url string, depth, redirects int32)
+	// Robots hears each host's latest robots.txt that has not expired.
+	Robots func(origin string, until time.Time, body []byte)
+	// Hold hears each server's latest Retry-After hold that has not passed.
+	Hold func(authority string, until time.Time)
+}
+
+// Summary says what a replay found.
+type Summary struct {
+	Entries int // whole entries read
+	Done    int // URLs done (from D entries and the -o file)
+	ToDo    int // URLs queued and not done
+}
+
+// Replay reads the journal and tells v what it holds; done, if not nil,
+// is called first and tells of the URLs the -o file says are done. A
+// damaged tail is cut at the last whole entry. A journal whose dead
+// entries (done URLs' queue entries, duplicates, old robots.txt) are more
+// than half of it is rewritten with only the live ones. Replay is called
+// once, after Open and before the first Write.
+func (j *Journal) Replay(now time.Time, v Visitor, done func(yield func(url string)) error) (Summary, error) {
+	var s Summary
+	var doneSet urlnorm.Seen
+	seen := func(u string) {
+		if v.Seen != nil {
+			v.Seen(u)
+		}
+	}
+	if done != nil {
+		if err := done(func(u string) {
+			if doneSet.Add(u) {
+				seen(u)
+			}
+		}); err != nil {
+			return s, err
+		}
+	}
+	robots := map[string]entry{}
+	holds := map[string]time.Time{}
+	good, err := j.scan(0, func(e entry) {
+		s.Entries++
+		switch e.kind {
+		case kindDone:
+			if doneSet.Add(e.url) {
+				seen(e.url)
+			}
+		case kindRobots:
+			robots[e.url] = e
+		case kindHold:
+			holds[e.url] = later(holds[e.url], e.until)
+		}
+	})
+	if err != nil {
+		return s, err
+	}
+	s.Done = doneSet.Len()
+	if err := j.cutAt(good); err != nil {
+		return s, err
+	}
+
+	// The second pass hands out what is to do, and writes what is live to
+	// a new journal, kept if it is less than half the old one.
+	tmp, err := os.Create(j.path() + ".new")
+	if err != nil {
+		return s, err
+	}
+	w := bufio.NewWriterSize(tmp, 256<<10)
+	var queued, doneWritten urlnorm.Seen
+	var line []byte
+	live := 0
+	keep := func(b []byte) {
+		live++
+		line = b // its buffer is reused for the next
+		w.Write(b)
+	}
+	_, err = j.scan(0, func(e entry) { // up to good: the file was cut there
+		switch e.kind {
+		case kindQueued:
+			if doneSet.Has(e.url) || !queued.Add(e.url) {
+				return
+			}
+			seen(e.url)
+			s.ToDo++
+			if v.Queued != nil {
+				v.Queued(e.url, e.depth, e.redirects)
+			}
+			keep(AppendQueued(line[:0], e.url, e.depth, e.redirects))
+		case kindDone:
+			if doneWritten.Add(e.url) {
+				keep(AppendDone(line[:0], e.url))
+			}
+		}
+	})
+	for origin, e := range robots {
+		if e.until.After(now) {
+			if v.Robots != nil {
+				v.Robots(origin, e.until, e.body)
+			}
+			keep(AppendRobots(line[:0], origin, e.until, e.body))
+		}
+	}
+	for authority, until := range holds {
+		if until.After(now) {
+			if v.Hold != nil {
+				v.Hold(authority, until)
+			}
+			keep(AppendHold(line[:0], authority, until))
+		}
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && live*2 < s.Entries {
+		err = j.replaceWith(tmp.Name(), s.Entries, live)
+	} else {
+		os.Remove(tmp.Name())
+	}
+	if err != nil {
+		return s, err
+	}
+	return s, j.openForAppend()
+}
+
+// scan reads whole entries from offset from, calling fn for each, and
+// returns the offset after the last whole one. It stops at the first
+// damaged entry: a crash can only tear the end of the file.
+func (j *Journal) scan(from int64, fn func(entry)) (good int64, err error) {
+	if _, err := j.f.Seek(from, io.SeekStart); err != nil {
+		return 0, err
+	}
+	r := bufio.NewReaderSize(j.f, 256<<10)
+	good = from
+	for {
+		line, err := r.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			// Longer than any entry we write (a robots.txt is at most
+			// 683 KiB in base64): read it whole to check it.
+			line, err = readLong(r, line)
+		}
+		if err == io.EOF {
+			return good, nil // a last line without its newline is torn
+		}
+		if err != nil {
+			return good, err
+		}
+		e, perr := parseEntry(line[:len(line)-1])
+		if perr != nil {
+			return good, nil
+		}
+		fn(e)
+		good += int64(len(line))
+	}
+}
+
+// maxEntry is longer than any entry written: a robots.txt of 512 KiB is
+// 683 KiB in base64. A longer "line" is damage (or not a journal).
+const maxEntry = 1 << 20
+
+func readLong(r *bufio.Reader, first []byte) ([]byte, error) {
+	long := append([]byte(nil), first...)
+	for len(long) <= maxEntry {
+		more, err := r.ReadSlice('\n')
+		long = append(long, more...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return long, err
+		}
+	}
+	return long[:0:0], io.EOF // damaged: cut here
+}
+
+// cutAt cuts the journal after its last whole entry, saying so if there
+// was anything after it.
+func (j *Journal) cutAt(good int64) error {
+	st, err := j.f.Stat()
+	if err != nil {
+		return err
+	}
+	if st.Size() == good {
+		return nil
+	}
+	j.notices = append(j.notices, fmt.Sprintf("%s: cut %d bytes after the last whole entry (a stop in the middle of a write, or a damaged disk); what they held is done again",
+		j.path(), st.Size()-good))
+	if err := j.f.Truncate(good); err != nil {
+		return err
+	}
+	return j.f.Sync()
+}
+
+// replaceWith puts the rewritten journal in the old one's place.
+func (j *Journal) replaceWith(tmp string, before, after int) error {
+	if err := os.Rename(tmp, j.path()); err != nil {
+		return err
+	}
+	if d, err := os.Open(j.dir); err == nil {
+		d.Sync() // the rename itself survives a power cut
+		d.Close()
+	}
+	j.notices = append(j.notices, fmt.Sprintf("%s: rewritten with its %d live entries of %d", j.path(), after, before))
+	return nil
+}
+
+// openForAppend reopens the journal for appending.
+func (j *Journal) openForAppend() error {
+	j.f.Close()
+	f, err := os.OpenFile(j.path(), os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	j.f = f
+	return nil
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}

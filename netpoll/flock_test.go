@@ -1,0 +1,49 @@
+package netpoll_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"loopkit/netpoll"
+)
+
+// A second lock on a locked file fails at once, and once the first file
+// is closed the lock can be taken again. (flock's locks belong to an open
+// file, so two opens in one process contend as two processes would.)
+func TestLockFileIsExclusive(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lock")
+	first, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := netpoll.LockFile(first); err != nil {
+		t.Fatal(err)
+	}
+	second, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	if err := netpoll.LockFile(second); !errors.Is(err, netpoll.ErrLocked) {
+		t.Fatalf("second lock: %v, want ErrLocked", err)
+	}
+	first.Close()
+	if err := netpoll.LockFile(second); err != nil {
+		t.Fatalf("lock after the first let go: %v", err)
+	}
+}
+
+// Writing to /dev/full fails the way a full disk does.
+func TestIsNoSpace(t *testing.T) {
+	f, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full here")
+	}
+	defer f.Close()
+	_, err = f.Write([]byte("x"))
+	if !netpoll.IsNoSpace(err) {
+		t.Fatalf("writing to /dev/full: %v, not recognised as a full disk", err)
+	}
+}
