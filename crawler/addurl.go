@@ -111,6 +111,10 @@ func (c *Crawler) add(u *url.URL, redirects, depth int, journal bool) bool {
 	if u.RawQuery != "" {
 		c.variants[pathKey(u)]++
 	}
+	if c.cfg.Shared != nil {
+		c.cfg.Shared.Found(s, int32(depth), int32(redirects)) // the fleet queues it, and may offer it back
+		return true
+	}
 	h := c.host(u)
 	h.pages++
 	it := frontier.Item{URL: s, Redirects: int32(redirects), Depth: int32(depth)}

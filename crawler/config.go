@@ -78,6 +78,11 @@ type Config struct {
 	// directory whose crawl had other roots or filters.
 	State      string
 	StateReuse bool
+	// Shared, if set, shares the crawl with other processes (package
+	// crawler/fleet): links found go to it, and the URLs this process is
+	// to fetch come from it (Crawler.Offer). The crawl ends when it says
+	// so (Crawler.End). A shared crawl runs on one loop.
+	Shared Shared
 	// HTTP configures the client: timeouts and limits. Its UserAgent and
 	// MaxConnsPerHost are set from the fields above.
 	HTTP http1.Options

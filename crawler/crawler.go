@@ -111,6 +111,9 @@ func (c *Crawler) Crawl(y task.Yield) error {
 	if c.ownPool {
 		c.parser.start(c.loop)
 	}
+	if c.cfg.Shared != nil {
+		c.cfg.Shared.Start(c)
+	}
 	for _, u := range c.rootURLs {
 		if c.owns(u) {
 			c.addURL(u, c.cfg.MaxRedirect, 0)
@@ -137,6 +140,9 @@ func (c *Crawler) Crawl(y task.Yield) error {
 	task.Gather(y, workers...)
 	if c.ownPool {
 		c.parser.close(y)
+	}
+	if c.cfg.Shared != nil {
+		c.cfg.Shared.Finish(y)
 	}
 	c.drain(y)
 	if c.ownPool {
@@ -257,6 +263,13 @@ func (c *Crawler) Elapsed() time.Duration {
 	}
 	return c.elapsed
 }
+
+// MaxTasks is how many jobs the crawl may run at once.
+func (c *Crawler) MaxTasks() int { return c.cfg.MaxTasks }
+
+// Stopping says the crawl was told to stop: interrupted, or its page
+// budget spent.
+func (c *Crawler) Stopping() bool { return c.stopping || c.front.Stopped() }
 
 // Loop is the loop the crawler runs on.
 func (c *Crawler) Loop() *loop.Loop { return c.loop }

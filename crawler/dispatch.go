@@ -24,12 +24,12 @@ type dispatcher struct {
 	empty   *future.Future[struct{}]        // completes when the crawl has nothing left
 	isQuiet bool                            // a Group's shard: it said it had nothing left
 
-	fetches map[*future.Future[*http1.Reply]]struct{} // requests on the wire, for cancelInFlight
+	fetches map[*future.Future[*http1.Reply]]*frontier.Job // requests on the wire, for cancelInFlight and Drop
 }
 
 func (d *dispatcher) init(l *loop.Loop) {
 	d.empty = future.New[struct{}](l)
-	d.fetches = make(map[*future.Future[*http1.Reply]]struct{})
+	d.fetches = make(map[*future.Future[*http1.Reply]]*frontier.Job)
 }
 
 // errStopped is what next says once the frontier hands out nothing more.
@@ -142,6 +142,15 @@ func (c *Crawler) checkEmpty() {
 		return
 	}
 	nothing := c.front.Empty()
+	if c.cfg.Shared != nil {
+		// A shared crawl: this process having nothing left is not the
+		// end, as the fleet may offer more. It ends when the fleet says
+		// (End), or when it was stopped here and nothing runs.
+		if nothing && c.front.Stopped() {
+			c.empty.SetResult(struct{}{})
+		}
+		return
+	}
 	if c.shard == nil {
 		if nothing {
 			c.empty.SetResult(struct{}{})

@@ -72,7 +72,7 @@ func (c *Crawler) request(y task.Yield, j *frontier.Job, req http1.Request) (*ht
 	}
 	trace := c.traceFor(&req)
 	f := c.client.Do(req)
-	c.fetches[f] = struct{}{}
+	c.fetches[f] = j
 	reply, err := task.Await(y, f)
 	delete(c.fetches, f)
 	if errors.Is(err, future.ErrCancelled) && f.Done() {

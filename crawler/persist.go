@@ -18,6 +18,96 @@ import (
 	"loopkit/task"
 )
 
+// Shared is a crawl shared with other processes, through a server they
+// all reach (package crawler/fleet, on Redis). Its methods are called on
+// the crawler's loop; it calls the Crawler's Offer, KnowRobots,
+// HoldServer, Drop and End, on the loop too.
+type Shared interface {
+	// Start is called as Crawl starts, before the roots are found.
+	Start(c *Crawler)
+	// Found hears of each URL that passed this crawler's filters and that
+	// it had not seen: a root, a link, a redirect's target. It is not
+	// queued here; the fleet queues it where it belongs, and offers it to
+	// the process whose it is to fetch.
+	Found(url string, depth, redirects int32)
+	// Settled hears that an offered URL reached its end: its record, or
+	// nil if it was dropped unfetched (robots.txt disallowed it).
+	Settled(url string, r *Record)
+	// Robots and Hold hear of politeness state the fleet keeps with the
+	// host, for whichever process works it next.
+	Robots(origin string, body []byte, until time.Time)
+	Hold(authority string, until time.Time)
+	// Finish is called as Crawl ends, in its task, when no job runs any
+	// more: the fleet writes what it has and gives its hosts back.
+	Finish(y task.Yield)
+}
+
+// Offer queues a URL the fleet gives this process to fetch. It passes no
+// filter (the process that found it applied them) but robots.txt, and no
+// seen set (the fleet's is the crawl's).
+func (c *Crawler) Offer(raw string, depth, redirects int32) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		c.cfg.Shared.Settled(raw, nil) // unreachable: URLs are normalized
+		return
+	}
+	h := c.host(u)
+	it := frontier.Item{URL: raw, Redirects: redirects, Depth: depth}
+	switch {
+	case h.failure != "":
+		c.recordHostFailure(h, it)
+	case h.rules != nil && !c.robotsAllow(h, raw):
+	default:
+		c.front.Push(h.host, it, c.loop.Time())
+		c.dispatch()
+	}
+}
+
+// KnowRobots applies a host's robots.txt kept by the fleet, until until:
+// the host's gate is open, as if it had been fetched here.
+func (c *Crawler) KnowRobots(origin string, body []byte, until time.Time) {
+	u, err := url.Parse(origin + "/")
+	if err != nil || c.cfg.NoRobots {
+		return
+	}
+	h := c.host(u)
+	h.rules = robots.Parse(body, productToken(c.cfg.UserAgent))
+	if d, ok := h.rules.CrawlDelay(); ok {
+		c.front.SetDelay(h.host, min(d, c.cfg.MaxCrawlDelay))
+	}
+	c.front.Open(h.host, c.loop.Time()+time.Until(until), func(it frontier.Item) bool { return c.robotsAllow(h, it.URL) })
+	c.dispatch()
+}
+
+// HoldServer holds back a server, as a Retry-After heard by another
+// process asked.
+func (c *Crawler) HoldServer(authority string, until time.Time) {
+	if u, err := url.Parse("http://" + authority + "/"); err == nil {
+		c.front.HoldUntil(c.host(u).host, c.loop.Time()+time.Until(until))
+	}
+}
+
+// Drop gives up, for now, every host whose origin drop says yes to: its
+// queued URLs are forgotten, and its requests on the wire cancelled. The
+// fleet drops the hosts of a shard whose lease it lost: their URLs are
+// the next holder's, still in the fleet's queue.
+func (c *Crawler) Drop(drop func(origin string) bool) {
+	for origin, h := range c.hosts {
+		if drop(origin) {
+			c.front.Forget(h.host)
+		}
+	}
+	for f, j := range c.fetches {
+		if drop(j.Host.Origin()) {
+			f.Cancel()
+		}
+	}
+	c.dispatch()
+}
+
+// End ends a shared crawl: the fleet says nothing is left anywhere.
+func (c *Crawler) End() { c.finishShard() }
+
 // store is where a crawl writes: its JSON Lines (Config.Output) and its
 // state directory (Config.State, package crawler/journal). A Group's
 // loops share one. Its files are written only from executor goroutines:
@@ -39,7 +129,7 @@ type store struct {
 func openStore(cfg Config, apply func(journal.Visitor) journal.Visitor, notice func(string)) (*store, error) {
 	s := &store{stop: make(chan struct{})}
 	if cfg.State != "" {
-		j, err := journal.Open(cfg.State, settingsOf(cfg), cfg.StateReuse)
+		j, err := journal.Open(cfg.State, SettingsOf(cfg), cfg.StateReuse)
 		if err != nil {
 			return nil, fmt.Errorf("--state: %w", err)
 		}
@@ -89,8 +179,9 @@ func openStore(cfg Config, apply func(journal.Visitor) journal.Visitor, notice f
 	return s, nil
 }
 
-// settingsOf is what makes two runs one crawl.
-func settingsOf(cfg Config) journal.Settings {
+// SettingsOf is what makes two runs, or two processes, one crawl: its
+// roots, scope, filters and -o.
+func SettingsOf(cfg Config) journal.Settings {
 	s := journal.Settings{Roots: cfg.Roots, Scope: "strict", MaxDepth: cfg.MaxDepth,
 		MaxRedirect: cfg.MaxRedirect, Robots: !cfg.NoRobots}
 	if cfg.Lenient {
@@ -241,22 +332,34 @@ func (c *Crawler) written(r *Record) {
 	c.scheduleWrite()
 }
 
-// keptRobots notes h's robots.txt for the journal, so a resumed crawl
-// does not fetch it again before it expires.
+// keptRobots notes h's robots.txt for the journal and the fleet, so a
+// resumed crawl, or the next process on the host, does not fetch it again
+// before it expires.
 func (c *Crawler) keptRobots(h *hostPolicy, body []byte) {
+	until := time.Now().Add(robotsTTL)
 	if c.journaling() {
-		c.batch.entries = journal.AppendRobots(c.batch.entries, h.host.Origin(), time.Now().Add(robotsTTL), body)
+		c.batch.entries = journal.AppendRobots(c.batch.entries, h.host.Origin(), until, body)
 		c.scheduleWrite()
+	}
+	if c.cfg.Shared != nil {
+		c.cfg.Shared.Robots(h.host.Origin(), body, until)
 	}
 }
 
-// keptHold notes a Retry-After hold on j's server for the journal.
+// keptHold notes a Retry-After hold on j's server for the journal and the
+// fleet.
 func (c *Crawler) keptHold(j *frontier.Job, wait time.Duration) {
+	u, err := url.Parse(j.Item.URL)
+	if err != nil {
+		return
+	}
+	until := time.Now().Add(wait)
 	if c.journaling() {
-		if u, err := url.Parse(j.Item.URL); err == nil {
-			c.batch.entries = journal.AppendHold(c.batch.entries, authority(u), time.Now().Add(wait))
-			c.scheduleWrite()
-		}
+		c.batch.entries = journal.AppendHold(c.batch.entries, authority(u), until)
+		c.scheduleWrite()
+	}
+	if c.cfg.Shared != nil {
+		c.cfg.Shared.Hold(authority(u), until)
 	}
 }
 

@@ -68,6 +68,9 @@ func (c *Crawler) record(r *Record) {
 		c.records = nil // past ReportURLs: no per-URL report, nothing kept
 	}
 	c.written(r)
+	if c.cfg.Shared != nil {
+		c.cfg.Shared.Settled(r.URL, r)
+	}
 	if c.cfg.OnRecord != nil {
 		c.out.call(func() { c.cfg.OnRecord(r) })
 	}
@@ -76,16 +79,28 @@ func (c *Crawler) record(r *Record) {
 // tally counts r under its kind (ok, redirect, http_error, fetch_error),
 // and its kind's detail: http_error:404, fetch_error:timeout, ok_bytes.
 func tally(r *Record, t map[string]int) {
-	kind := r.kind()
+	kind, detail := Tally(r)
 	t[kind]++
+	switch {
+	case kind == kindOK:
+		t[kindOK+"_bytes"] += r.Size
+	case detail != "":
+		t[detail]++
+	}
+}
+
+// Tally is what the report counts r under: its kind (ok, redirect,
+// http_error, fetch_error) and, for an error, its detail
+// (http_error:404, fetch_error:timeout).
+func Tally(r *Record) (kind, detail string) {
+	kind = r.kind()
 	switch kind {
 	case kindFetchError:
-		t[kindFetchError+":"+r.ErrorKind]++
+		detail = kindFetchError + ":" + r.ErrorKind
 	case kindHTTPError:
-		t[fmt.Sprintf("%s:%d", kindHTTPError, *r.Status)]++
-	case kindOK:
-		t[kindOK+"_bytes"] += r.Size
+		detail = fmt.Sprintf("%s:%d", kindHTTPError, *r.Status)
 	}
+	return kind, detail
 }
 
 // rootWatch keeps the records of the roots and of where their redirects

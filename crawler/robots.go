@@ -102,6 +102,9 @@ func (c *Crawler) robotsAllow(h *hostPolicy, rawURL string) bool {
 	}
 	c.stats.RobotsDisallowed++
 	c.roots.noteDisallowed(rawURL)
+	if c.cfg.Shared != nil {
+		c.cfg.Shared.Settled(rawURL, nil)
+	}
 	if c.budget.list() {
 		c.disallowed = append(c.disallowed, rawURL)
 	} else {

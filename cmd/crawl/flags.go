@@ -26,7 +26,11 @@ type options struct {
 	verbose  int
 	quiet    bool
 	insecure bool
-	loops    int // --loops: 1 is one loop and one Crawler; more is a crawler.Group (group.go)
+	loops    int           // --loops: 1 is one loop and one Crawler; more is a crawler.Group (group.go)
+	redis    string        // --redis: a crawl shared by processes (fleet.go)
+	crawlID  string        // --crawl_id
+	shards   int           // --shards
+	lease    time.Duration // --lease
 	demo     site.Config
 }
 
@@ -91,6 +95,10 @@ func parseFlags(args []string, stdout io.Writer) (*options, []string, error) {
 	fs.BoolVar(&o.quiet, "q", false, "no notices or progress on stderr")
 	fs.StringVar(&c.Output, "o", "", "write one JSON line per fetched URL to `FILE` (with --state, appended to)")
 	fs.StringVar(&c.State, "state", "", "keep the crawl's state in `DIR`: stopped (Ctrl-C, kill -9), the same command goes on where it was")
+	fs.StringVar(&o.redis, "redis", "", "share the crawl with other processes through the Redis at `URL` (redis://host:port/db): each works the hosts of the shards it leases")
+	fs.StringVar(&o.crawlID, "crawl_id", "", "with --redis: the crawl's `NAME`; processes with the same NAME work on one crawl")
+	fs.IntVar(&o.shards, "shards", 16, "with --redis: shards the crawl's hosts are split into, fixed when the crawl is created")
+	fs.DurationVar(&o.lease, "lease", 3*time.Second, "with --redis: how long a shard's lease lasts unrenewed (a dead process's shards wait this long)")
 	fs.BoolVar(&c.StateReuse, "state_reuse", false, "go on with a --state DIR whose crawl had other roots, scope, filters or -o")
 	fs.StringVar(&o.trace, "trace", "", "write one JSON line per turn of the event loop to `FILE` (see docs/tutorial.md)")
 	fs.StringVar(&o.timeline, "timeline", "", "draw every request, one lane per connection, split into its phases, in `FILE.svg`")
@@ -150,6 +158,19 @@ func parseFlags(args []string, stdout io.Writer) (*options, []string, error) {
 		return nil, nil, errors.New("--parse_workers cannot be negative")
 	case o.demo.Pages < 0 || o.demo.PageBytes < 0:
 		return nil, nil, errors.New("--demo_pages and --demo_page_bytes cannot be negative")
+	}
+	if o.redis != "" {
+		switch {
+		case o.crawlID == "":
+			return nil, nil, errors.New("--redis needs --crawl_id NAME")
+		case c.State != "":
+			return nil, nil, errors.New("--state and --redis do not go together: a shared crawl keeps its state in Redis")
+		case isSet(fs, "loops") && o.loops > 1:
+			return nil, nil, errors.New("--redis runs one loop per process: add processes, not loops")
+		case o.shards < 1 || o.shards > 4096 || o.lease < 500*time.Millisecond:
+			return nil, nil, errors.New("--shards must be between 1 and 4096, --lease at least 500ms")
+		}
+		o.loops = 1
 	}
 	if (o.trace != "" || o.timeline != "") && o.loops > 1 {
 		// One loop's turns, one client's connections: with several loops

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"loopkit/crawler"
+	"loopkit/crawler/fleet"
 	"loopkit/site"
 )
 
@@ -50,7 +51,7 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 	if o.insecure { // said even with -q: it makes every https page untrustworthy
 		fmt.Fprintln(stderr, "crawl: WARNING: --insecure: https certificates are not verified; anyone between here and the servers can read and change what is crawled")
 	}
-	if len(roots) == 0 {
+	if len(roots) == 0 && o.redis == "" {
 		demo, err := site.Start(o.demo, "127.0.0.1:0")
 		if err != nil {
 			fmt.Fprintf(stderr, "crawl: starting the demo site: %v\n", err)
@@ -75,6 +76,17 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 	}
 	defer finishLoops() // closes the loops, then prints their stats
 
+	var fl *fleet.Fleet
+	if o.redis != "" {
+		if fl, err = joinFleet(o, lg.Loop(0), notice); err != nil {
+			fmt.Fprintf(stderr, "crawl: %v\n", err)
+			return 1
+		}
+		defer fl.Close()
+		roots = fl.Roots()
+		o.cfg.Roots = roots
+		o.cfg.Shared = fl
+	}
 	setOutput(o, stderr)
 	o.cfg.OnNotice = func(msg string) { notice("%s", msg) }
 	defer startTimeline(o, notice)() // timeline.go: --timeline, drawn when the crawl is over
@@ -100,11 +112,14 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 		fmt.Fprint(stderr, "\r\033[K")
 	}
 	g.Report(stdout)
+	if fl != nil {
+		fleetReport(fl, lg.Loop(0), stdout)
+	}
 	notice("%s", parseLine(g.Stats(), o.cfg))
 	if lg.Len() > 1 {
 		notice("%d links crossed from one loop to another", g.HandedOver())
 	}
-	return exitStatus(g, err, stderr)
+	return exitStatus(g, err, fl != nil, stderr)
 }
 
 func plural(n int, word string) string {
@@ -133,13 +148,18 @@ func parseLine(s crawler.Stats, cfg crawler.Config) string {
 }
 
 // exitStatus says how the crawl went, and on stderr why it failed.
-func exitStatus(c *crawler.Group, err error, stderr io.Writer) int {
+func exitStatus(c *crawler.Group, err error, shared bool, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "crawl: %v\n", err)
 		return 1
 	}
 	if c.Stats().Interrupted {
 		return 130
+	}
+	if shared {
+		// A process of a fleet may fetch no root, or nothing at all: the
+		// crawl is the fleet's, and its counts are in the Fleet report.
+		return 0
 	}
 	code := 0
 	for _, why := range c.FailedRoots() {

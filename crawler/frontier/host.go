@@ -148,3 +148,25 @@ func (q *hostHeap) Pop() any {
 	h.heapIndex = -1
 	return h
 }
+
+// Forget drops h's queued URLs and its retries waiting out a backoff,
+// without a word and without retiring it: they are somebody else's to
+// fetch now (a fleet's shard whose lease was lost). h may be pushed to
+// again later.
+func (f *Frontier) Forget(h *Host) {
+	f.queued -= h.queue.len()
+	h.queue.drain(func(Item) {})
+	kept := f.delayed[:0]
+	for _, d := range f.delayed {
+		if d.host != h {
+			kept = append(kept, d)
+		}
+	}
+	clear(f.delayed[len(kept):])
+	f.delayed = kept
+	heap.Init(&f.delayed)
+	if h.gate == gateWaiting {
+		h.gate = gateNeeded
+	}
+	f.place(h)
+}

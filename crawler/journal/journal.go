@@ -93,7 +93,7 @@ func (j *Journal) settle(s Settings, reuse bool) error {
 		if err := json.Unmarshal(old, &was); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
-		diff := differences(was, s)
+		diff := Differences(was, s)
 		if len(diff) == 0 {
 			return nil
 		}
@@ -110,8 +110,8 @@ func (j *Journal) settle(s Settings, reuse bool) error {
 	return writeFileSynced(path, append(b, '\n'))
 }
 
-// differences says how b differs from a, one phrase per field.
-func differences(a, b Settings) []string {
+// Differences says how b differs from a, one phrase per field.
+func Differences(a, b Settings) []string {
 	var out []string
 	note := func(name string, x, y any) { out = append(out, fmt.Sprintf("%s was %v, now %v", name, x, y)) }
 	if !slices.Equal(a.Roots, b.Roots) {
