@@ -12,7 +12,7 @@ import (
 
 // The documents whose quotations and links are checked, from the
 // repository root.
-var documents = []string{"docs/tutorial.md", "docs/kernel.md", "docs/coroutines.md", "docs/journal.md", "docs/workshop/README.md"}
+var documents = []string{"docs/tutorial.md", "docs/kernel.md", "docs/coroutines.md", "docs/journal.md", "docs/fleet.md", "docs/workshop/README.md"}
 
 const root = "../.." // this test runs in docs/stages
 
