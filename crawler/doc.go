@@ -1,8 +1,10 @@
 // Package crawler is the top of loopkit's library stack: the "500 Lines or
 // Less" web crawler, grown up. It sits on task (the workers) and on
 // crawler/http1 (the fetch engine), keeps its to-do list in
-// crawler/frontier (per-host queues and politeness), and uses the pure
-// helpers crawler/urlnorm, crawler/links and crawler/robots.
+// crawler/frontier (per-host queues and politeness), its state on disk in
+// crawler/journal, and uses the pure helpers crawler/urlnorm,
+// crawler/links and crawler/robots. crawler/fleet, above it, shares one
+// crawl between processes.
 //
 // The algorithm is the chapter's: a to-do list of (url, redirects left); a
 // seen set; max_tasks worker tasks taking from the list; wait until it is
@@ -30,6 +32,8 @@
 //	budget.go      max_tasks, max_pages and the parse budget, for every loop at once
 //	group.go       one crawl on several loops
 //	shard.go       which loop owns which server, and links crossing between loops
+//	persist.go     what outlives the loop: -o and --state (crawler/journal),
+//	               written off the loop; a crawl Shared by a fleet (crawler/fleet)
 //
 // # Politeness
 //
