@@ -296,7 +296,6 @@ type batch struct {
 	written        *future.Future[struct{}] // completes when this batch is on disk; made when someone waits
 	writing        bool                     // a batch is with the executor
 	scheduled      bool                     // flush runs at the end of this turn
-	line           []byte                   // a record's JSON, reused
 }
 
 // journaling says whether the crawl keeps a journal.

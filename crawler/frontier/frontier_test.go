@@ -348,12 +348,10 @@ func TestSimulatedCrawlIsPoliteAndNeverIdle(t *testing.T) {
 		sendAt time.Duration
 		doneAt time.Duration
 	}
-	var hosts []*frontier.Host
 	server := map[*frontier.Host]string{}
 	for i := range 200 {
 		auth := fmt.Sprintf("s%d", i%40)
 		h := f.Host(fmt.Sprintf("http://h%d", i), auth)
-		hosts = append(hosts, h)
 		server[h] = auth
 		for k := range 1 + rng.IntN(5) {
 			f.Push(h, frontier.Item{URL: fmt.Sprintf("h%d/%d", i, k)}, 0)
