@@ -5,22 +5,25 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 )
 
 // fakeTester reports the exercises in solved as passing, the rest as
-// failing one test of three.
+// failing one test of three. It records which exercises it ran.
 type fakeTester struct {
 	solved   map[string]bool
 	verified []string
+	ran      []string
 	noRace   bool
 }
 
 func (f *fakeTester) Results(_ context.Context, exs []Exercise) (map[string]*Result, error) {
 	res := make(map[string]*Result)
 	for _, e := range exs {
+		f.ran = append(f.ran, e.Name)
 		if f.solved[e.Name] {
 			res[e.Package()] = &Result{Ran: true, Passed: true, Tests: 3}
 		} else {
@@ -44,7 +47,11 @@ func files() fstest.MapFS {
 	for i, e := range Exercises {
 		fsys[e.Name+"/README.md"] = &fstest.MapFile{Data: []byte(fmt.Sprintf(
 			"# %d. %s — title of %s\n\nSummary of %s, with a [link](x.go).\n\n## The rules\n\nwhat the rules say\n", i+1, e.Name, e.Name, e.Name))}
-		fsys["hints/"+e.Name+".md"] = &fstest.MapFile{Data: []byte("## Hint 1\none\n## Hint 2\ntwo\n## Hint 3\nthree\n")}
+		hints := "## Hint 1\none\n## Hint 2\ntwo\n## Hint 3\nthree\n"
+		if e.Name == "chunked" {
+			hints += "\n## Common wrong answers\n\n- the usual one\n"
+		}
+		fsys["hints/"+e.Name+".md"] = &fstest.MapFile{Data: []byte(hints)}
 	}
 	return fsys
 }
@@ -73,17 +80,17 @@ func TestListShowsProgressAndWhatIsNext(t *testing.T) {
 		t.Errorf("list exited %d", status)
 	}
 	mustContain(t, out,
-		"2 of 12 exercises solved",
+		"2 of 14 exercises solved",
 		"  ✓  1. minifuture  title of minifuture\n",
 		"  ✗  2. countdown   title of countdown (1 of 3 tests fail)\n",
 		"  ✓  3. timeout     title of timeout\n",
-		"  ✗ 12. frontier    title of frontier (1 of 3 tests fail)\n",
+		"  ✗ 14. frontier    title of frontier (1 of 3 tests fail)\n",
 		"Next: countdown — go run ./docs/workshop next")
 }
 
 func TestNoArgumentsIsList(t *testing.T) {
 	out, status, _ := run(t, nil)
-	if status != 0 || !strings.Contains(out, "0 of 12 exercises solved") {
+	if status != 0 || !strings.Contains(out, "0 of 14 exercises solved") {
 		t.Errorf("no arguments: status %d, output\n%s", status, out)
 	}
 }
@@ -94,16 +101,21 @@ func TestAllSolved(t *testing.T) {
 		all[e.Name] = true
 	}
 	out, _, _ := run(t, all, "list")
-	mustContain(t, out, "12 of 12 exercises solved", "All solved.")
+	mustContain(t, out, "14 of 14 exercises solved", "All solved.")
 	out, _, _ = run(t, all, "next")
 	mustContain(t, out, "Every exercise is solved.")
 }
 
 func TestNextIntroducesTheFirstUnsolved(t *testing.T) {
-	out, status, _ := run(t, map[string]bool{"minifuture": true}, "next")
+	out, status, ft := run(t, map[string]bool{"minifuture": true, "timeout": true}, "next")
 	if status != 0 {
 		t.Errorf("next exited %d", status)
 	}
+	// It stops at the first that fails: what comes after is not run.
+	if want := []string{"minifuture", "countdown"}; !slices.Equal(ft.ran, want) {
+		t.Errorf("next ran the tests of %v; want %v, in that order, and nothing after the first unsolved", ft.ran, want)
+	}
+	mustContain(t, out, "  ✓  1. minifuture\n")
 	mustContain(t, out,
 		"Next: 2. countdown — title of countdown (1 of 3 tests fail)",
 		"Summary of countdown, with a link.",
@@ -131,6 +143,23 @@ func TestHintsComeOneAtATime(t *testing.T) {
 		if out, status, _ := run(t, nil, bad...); status == 0 || !strings.HasPrefix(strings.TrimSpace(out), "workshop:") {
 			t.Errorf("%q: status %d, output\n%s", bad, status, out)
 		}
+	}
+}
+
+func TestCommonWrongAnswers(t *testing.T) {
+	out, status, _ := run(t, nil, "hint", "chunked", "wrong")
+	if status != 0 || !strings.Contains(out, "chunked — common wrong answers\n\n- the usual one\n") {
+		t.Errorf("hint chunked wrong: status %d, output\n%s", status, out)
+	}
+	out, _, _ = run(t, nil, "hint", "chunked", "3")
+	mustContain(t, out, "go run ./docs/workshop hint chunked wrong")
+	out, _, _ = run(t, nil, "verify", "chunked")
+	mustContain(t, out, "The usual mistakes: go run ./docs/workshop hint chunked wrong")
+	if out, status, _ := run(t, nil, "hint", "timeout", "wrong"); status == 0 || !strings.Contains(out, "lists no common wrong answers") {
+		t.Errorf("hint timeout wrong, which has none: status %d, output\n%s", status, out)
+	}
+	if out, _, _ := run(t, nil, "hint", "timeout", "3"); strings.Contains(out, "wrong") {
+		t.Errorf("the last hint of an exercise without common wrong answers points to them:\n%s", out)
 	}
 }
 
