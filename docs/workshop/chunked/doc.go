@@ -1,4 +1,4 @@
-// Package chunked is workshop exercise 12, the second of two parts on
+// Package chunked is workshop exercise 10, the second of two parts on
 // HTTP/1.1's chunked transfer coding: an incremental decoder for a whole
 // body. README.md says what to build; exercise.go is yours to edit. This
 // file holds what you need and need not change: the errors, the bound on
@@ -22,8 +22,9 @@ var ErrMalformed = errors.New("chunked: malformed body")
 const MaxLine = 4096
 
 // parseSize reads the size of a chunk from its size line, given without
-// its line ending: "1a", "1a;name=value", "1a ; name". It is exercise 11's
-// ParseSize: strict where parsers have been known to disagree.
+// its line ending: "1a", "1a;name=value", "1a ; name". It is part 1's
+// answer, chunksize's ParseSize: strict where parsers have been known to
+// disagree.
 //
 //lint:ignore U1000 Feed, which you write, calls it
 func parseSize(line []byte) (int64, error) {

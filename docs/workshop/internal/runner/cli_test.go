@@ -75,17 +75,17 @@ func mustContain(t *testing.T, out string, parts ...string) {
 }
 
 func TestListShowsProgressAndWhatIsNext(t *testing.T) {
-	out, status, _ := run(t, map[string]bool{"minifuture": true, "timeout": true}, "list")
+	out, status, _ := run(t, map[string]bool{"timerheap": true, "minifuture": true}, "list")
 	if status != 0 {
 		t.Errorf("list exited %d", status)
 	}
 	mustContain(t, out,
 		"2 of 14 exercises solved",
-		"  ✓  1. minifuture  title of minifuture\n",
-		"  ✗  2. countdown   title of countdown (1 of 3 tests fail)\n",
-		"  ✓  3. timeout     title of timeout\n",
-		"  ✗ 14. frontier    title of frontier (1 of 3 tests fail)\n",
-		"Next: countdown — go run ./docs/workshop next")
+		"  ✓  1. timerheap   title of timerheap\n",
+		"  ✗  2. echo        title of echo (1 of 3 tests fail)\n",
+		"  ✓  3. minifuture  title of minifuture\n",
+		"  ✗ 14. wakeup      title of wakeup (1 of 3 tests fail)\n",
+		"Next: echo — go run ./docs/workshop next")
 }
 
 func TestNoArgumentsIsList(t *testing.T) {
@@ -107,21 +107,21 @@ func TestAllSolved(t *testing.T) {
 }
 
 func TestNextIntroducesTheFirstUnsolved(t *testing.T) {
-	out, status, ft := run(t, map[string]bool{"minifuture": true, "timeout": true}, "next")
+	out, status, ft := run(t, map[string]bool{"timerheap": true, "minifuture": true}, "next")
 	if status != 0 {
 		t.Errorf("next exited %d", status)
 	}
 	// It stops at the first that fails: what comes after is not run.
-	if want := []string{"minifuture", "countdown"}; !slices.Equal(ft.ran, want) {
+	if want := []string{"timerheap", "echo"}; !slices.Equal(ft.ran, want) {
 		t.Errorf("next ran the tests of %v; want %v, in that order, and nothing after the first unsolved", ft.ran, want)
 	}
-	mustContain(t, out, "  ✓  1. minifuture\n")
+	mustContain(t, out, "  ✓  1. timerheap\n")
 	mustContain(t, out,
-		"Next: 2. countdown — title of countdown (1 of 3 tests fail)",
-		"Summary of countdown, with a link.",
-		"docs/workshop/countdown/exercise.go",
-		"go run ./docs/workshop verify countdown",
-		"go run ./docs/workshop hint countdown 1")
+		"Next: 2. echo — title of echo (1 of 3 tests fail)",
+		"Summary of echo, with a link.",
+		"docs/workshop/echo/exercise.go",
+		"go run ./docs/workshop verify echo",
+		"go run ./docs/workshop hint echo 1")
 	if strings.Contains(out, "what the rules say") {
 		t.Errorf("next printed more than the summary:\n%s", out)
 	}
@@ -133,7 +133,7 @@ func TestHintsComeOneAtATime(t *testing.T) {
 		t.Errorf("hint timeout: status %d, output\n%s", status, out)
 	}
 	mustContain(t, out, "go run ./docs/workshop hint timeout 2")
-	out, _, _ = run(t, nil, "hint", "3", "2") // by number
+	out, _, _ = run(t, nil, "hint", "5", "2") // by number
 	if !strings.Contains(out, "timeout — hint 2 of 3\n\ntwo\n") || strings.Contains(out, "one") || strings.Contains(out, "three") {
 		t.Errorf("hint 3 2: output\n%s", out)
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -225,4 +226,54 @@ func testNames(t *testing.T, name string) map[string]bool {
 		}
 	}
 	return out
+}
+
+// Each stage of the tutorial ends by naming the exercises that practise
+// it: "**Now do exercises 8 to 12.** `queuejoin` is ...". Their numbers and
+// names must be the runner's, every exercise named once, in order — so
+// that the tutorial and `next` agree.
+func TestTheTutorialNamesEveryExerciseInOrder(t *testing.T) {
+	tutorial := read(t, "../tutorial.md")
+	heading := regexp.MustCompile(`\*\*Now do exercises? (\d+)(?:(?: to |, | and )(\d+))*(?: and (\d+))?\.\*\*`)
+	names := regexp.MustCompile("`([a-z]+)`")
+	var named []string
+	var numbers []int
+	for _, para := range strings.Split(tutorial, "\n\n") {
+		if !strings.HasPrefix(para, "**Now do exercise") {
+			continue
+		}
+		m := heading.FindStringSubmatch(para)
+		if m == nil {
+			t.Errorf("the tutorial's paragraph does not start \"**Now do exercise(s) N ...**\":\n%s", para)
+			continue
+		}
+		first, _ := strconv.Atoi(m[1])
+		last := first
+		for _, g := range m[2:] {
+			if n, err := strconv.Atoi(g); err == nil {
+				last = max(last, n)
+			}
+		}
+		before := len(named)
+		for _, nm := range names.FindAllStringSubmatch(para, -1) {
+			if _, _, err := Lookup(nm[1]); err == nil {
+				named = append(named, nm[1])
+			}
+		}
+		for n := first; n <= last; n++ {
+			numbers = append(numbers, n)
+		}
+		if len(named)-before != last-first+1 {
+			t.Errorf("the tutorial's paragraph names %d exercises, and numbers %d to %d:\n%s", len(named)-before, first, last, para)
+		}
+	}
+	var want []string
+	var wantNumbers []int
+	for i, e := range Exercises {
+		want = append(want, e.Name)
+		wantNumbers = append(wantNumbers, i+1)
+	}
+	if !slices.Equal(named, want) || !slices.Equal(numbers, wantNumbers) {
+		t.Errorf("the tutorial names exercises %v, numbered %v; the runner's order is %v", named, numbers, want)
+	}
 }

@@ -9,7 +9,7 @@ import "time"
 // the loop began, as loop.Time returns.
 //
 // This one finds the next host by looking at every host, which costs a
-// look per host per call: part 2 (exercise 14) makes it one look.
+// look per host per call: part 2, frontier, makes it one look.
 type Frontier struct {
 	gap     time.Duration
 	perHost int
