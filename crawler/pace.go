@@ -3,8 +3,9 @@ package crawler
 import "time"
 
 // pace is how hard the crawler may press one server (server.go), and how
-// it adapts when the server pushes back: AIMD, the rule TCP uses for its congestion window
-// and seed 003 calls the "pain reflex".
+// it adapts when the server pushes back: AIMD, the rule TCP uses for its
+// congestion window, and which an article on crawling a million pages with
+// asyncio and aiohttp calls the "pain reflex".
 //
 //   - Concurrency starts at one request in flight and grows by one per
 //     success until the first pushback (TCP's slow start: it doubles each

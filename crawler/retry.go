@@ -13,7 +13,8 @@ import (
 )
 
 // retryableStatus: the server is busy, overloaded or briefly broken, and
-// asking again later may work (seed 000's list). Every other 4xx is final:
+// asking again later may work (the list of an article on polite crawling
+// with asyncio and httpx). Every other 4xx is final:
 // 404 stays 404 however often it is asked.
 func retryableStatus(code int) bool {
 	switch code {
