@@ -135,11 +135,11 @@ func TestTheHostWhoseTimeCameFirstGoesFirst(t *testing.T) {
 // decide.
 func TestManyTiesGoInTheOrderSeen(t *testing.T) {
 	f := New(10, 8)
-	for i := range 9 {
+	for i := range 20 {
 		push(t, f, fmt.Sprintf("%c1", 'a'+i), fmt.Sprintf("%c2", 'a'+i))
 	}
 	for round := 1; round <= 2; round++ {
-		for i := range 9 {
+		for i := range 20 {
 			next(t, f, time.Duration(10*(round-1)), fmt.Sprintf("%c%d", 'a'+i, round))
 		}
 	}

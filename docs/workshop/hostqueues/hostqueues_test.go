@@ -87,6 +87,21 @@ func TestTheHostWhoseTimeCameFirstGoesFirst(t *testing.T) {
 	next(t, g, 25, "c1")
 }
 
+// Many hosts ready at the same moment go in the order they were first
+// seen — not in the order a map happens to list them, which Go changes
+// from one range to the next.
+func TestManyTiesGoInTheOrderSeen(t *testing.T) {
+	f := hostqueues.New(10, 8)
+	for i := range 20 {
+		push(f, fmt.Sprintf("%c1", 'a'+i), fmt.Sprintf("%c2", 'a'+i))
+	}
+	for round := 1; round <= 2; round++ {
+		for i := range 20 {
+			next(t, f, time.Duration(10*(round-1)), fmt.Sprintf("%c%d", 'a'+i, round))
+		}
+	}
+}
+
 // The gap counts from when a request really started. A host asked late
 // (its time came at 10, it was asked at 25) may start again at 35, not at
 // 20: the gap is the server's rest between two requests.
