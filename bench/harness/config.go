@@ -34,6 +34,9 @@ type Config struct {
 	Self        string // the executable to re-run as site and variant children
 	Command     string // how the benchmark was invoked, for the report
 	Progress    io.Writer
+	// Skipped, filled in by Check, says which scenarios and variants will
+	// not run, and why: "S5: ...". A smoke run says so (see LookAt).
+	Skipped []string
 }
 
 // ScenarioIDs are all the scenarios, in the order they run: S6 comes
@@ -48,6 +51,13 @@ func (c *Config) Check() error {
 			// perf costs a third of a second a run, twenty runs: a smoke run
 			// counts system calls only when asked to (-scenarios S5).
 			c.Scenarios = slices.DeleteFunc(slices.Clone(ScenarioIDs), func(s string) bool { return s == "S5" })
+			c.notRun("S5", "system calls per request. A smoke run skips it, because counting them "+
+				"costs a third of a second a run; -scenarios S5 runs it.")
+		}
+	}
+	for _, s := range ScenarioIDs {
+		if !slices.Contains(c.Scenarios, s) {
+			c.notRun(s, "not among -scenarios.")
 		}
 	}
 	for _, s := range c.Scenarios {
@@ -59,6 +69,8 @@ func (c *Config) Check() error {
 		for _, name := range Names() {
 			if name != floorEpoll || runtime.GOOS == "linux" {
 				c.Variants = append(c.Variants, name)
+			} else {
+				c.notRun(name, "the raw epoll floor runs on Linux only.")
 			}
 		}
 	}

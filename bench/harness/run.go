@@ -52,6 +52,9 @@ func Run(ctx context.Context, cfg Config) (*report.Results, error) {
 	b.sizes.pages = cfg.Pages
 	b.pin()
 	b.meta = b.makeMeta()
+	for _, s := range cfg.Skipped {
+		b.logf("not running %s", s)
+	}
 	b.logf("starting the site (%d pages, GOMAXPROCS=%d); %s", cfg.Pages, b.meta.SiteProcs, b.meta.Pinning)
 	s, err := startSite(cfg.Self, siteOrder{Pages: cfg.Pages}, b.meta.SiteProcs, b.siteCPUs)
 	if err != nil {
@@ -208,7 +211,9 @@ func (b *bench) collect(ctx context.Context, what string, rounds int, vs []strin
 				return nil, err
 			}
 			s.Round, s.Order = r, i+1
-			b.logf("%s round %d/%d %s: %d ok, %d failed, %.2f s", what, r, rounds, v, s.OK, s.Failed, s.WallSeconds)
+			// The table's name for the variant, not its -variants id:
+			// what a reader sees here is what the tables call it.
+			b.logf("%s round %d/%d %s: %d ok, %d failed, %.2f s", what, r, rounds, b.meta.Label(v), s.OK, s.Failed, s.WallSeconds)
 			out[v] = append(out[v], s)
 		}
 	}

@@ -24,14 +24,21 @@ func TestAQuickRunThroughChildProcesses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var progress bytes.Buffer
 	res, err := Run(context.Background(), Config{
 		Scenarios: []string{"S1", "S4"},
 		Variants:  []string{"reactor-callbacks", "worker-pool"},
 		Quick:     true,
 		Self:      self,
+		Progress:  &progress,
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Progress names the variants as the tables do.
+	if p := progress.String(); !strings.Contains(p, "S1 C = 2 round 1/1 loop: callbacks: 6 ok") ||
+		strings.Contains(p, "reactor-callbacks") || !strings.Contains(p, "not running S2: not among -scenarios.") {
+		t.Errorf("progress:\n%s", p)
 	}
 	if len(res.Scenarios) != 2 {
 		t.Fatalf("%d scenarios", len(res.Scenarios))

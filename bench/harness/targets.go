@@ -7,8 +7,8 @@ import (
 	"loopkit/bench/report"
 )
 
-// evaluateTargets sets what was measured against what issue 6 asked for
-// on a 2-core machine. They are reported, never asserted: a benchmark
+// evaluateTargets sets what was measured against the project's targets
+// for a 2-core machine. They are reported, never asserted: a benchmark
 // that fails on a busy machine proves nothing. A value that cannot be a
 // measurement (missing, NaN, zero or negative where only a positive
 // number makes sense) is never a target met: it says so instead.

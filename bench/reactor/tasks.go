@@ -34,9 +34,9 @@ func Tasks(job workload.Job, m *workload.Meter) error {
 }
 
 // fetchTasks spawns a task per request, gated by a semaphore acquired
-// before the spawn, as seed 000's asyncio.Semaphore example gates its
-// coroutines: at most job.Limit() tasks exist at once, each with its
-// coroutine stack.
+// before the spawn, as the asyncio.Semaphore example of an article on
+// polite crawling with asyncio and httpx gates its coroutines: at most
+// job.Limit() tasks exist at once, each with its coroutine stack.
 func fetchTasks(y task.Yield, l *loop.Loop, client *http1.Client, job workload.Job, m *workload.Meter) error {
 	limit := job.Limit()
 	sem := task.NewSemaphore(limit)

@@ -4,9 +4,9 @@
 // six scenarios. See docs/benchmarks.md for what they measure and how to
 // read them.
 //
-//	go run ./cmd/bench                            # everything: about an hour
+//	go run ./cmd/bench                            # everything: most of an hour
 //	go run ./cmd/bench -scenarios S2 -rounds 5    # one scenario
-//	go run ./cmd/bench -quick                     # a smoke run of seconds; its figures mean nothing
+//	go run ./cmd/bench -quick                     # a smoke run of seconds: what to look at, then the tables
 //	go run ./cmd/bench -o docs/bench-results      # also JSON and SVG charts
 //
 // The Markdown tables go to stdout, progress to stderr. The site and every
@@ -98,6 +98,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "bench: %v\n", err)
 		return 1
+	}
+	if cfg.Quick {
+		// A smoke run is a learner's first: what to look at comes first.
+		fmt.Fprint(stdout, harness.LookAt(res, cfg.Skipped))
 	}
 	if err := report.WriteMarkdown(stdout, res); err != nil {
 		fmt.Fprintf(stderr, "bench: %v\n", err)

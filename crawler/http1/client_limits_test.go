@@ -48,7 +48,8 @@ func TestHeaderTimeoutDoesNotCoverTheBody(t *testing.T) {
 
 // One-byte chunks, each with 4 KiB of extensions, without end: the client
 // stops at its body limit, which counts the framing, instead of reading
-// until the total timeout (the review measured 4.2 GB read at 1 MiB).
+// until the total timeout (before this limit, a client read 4.2 GB at
+// a limit of 1 MiB).
 func TestChunkExtensionFloodStopsAtTheBodyLimit(t *testing.T) {
 	const serverCap = 64 << 20 // so that a broken client still ends the test
 	var written atomic.Int64

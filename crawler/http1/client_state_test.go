@@ -98,8 +98,8 @@ func closedAddr(t testing.TB) string {
 
 // Once a reply has come, nothing of the client keeps it: the total
 // timer, two minutes by default, is cancelled and lets its exchange go
-// (the review measured 500 replies of 100 KB held on the heap for up to
-// two minutes by timers left running), and the pooled connection's parser
+// (without that, 500 replies of 100 KB stayed on the heap for up to two
+// minutes, held by timers left running), and the pooled connection's parser
 // lets go of the response it parsed last.
 func TestRepliesAreNotKeptByTheClient(t *testing.T) {
 	srv := newCountingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

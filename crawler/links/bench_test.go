@@ -37,7 +37,8 @@ ullamco laboris nisi ut aliquip ex ea commodo consequat. <a href="mailto:author%
 }
 
 // BenchmarkExtract extracts the links of a generated 100 KiB page.
-// Seed 003 measured 20 ms per page with a regular expression and 2 ms with
+// An article on crawling a million pages with asyncio and aiohttp
+// measured 20 ms per page with a regular expression and 2 ms with
 // a parser; MB/s and ms/page here are for the whole job: tokenizing,
 // resolving, normalizing and de-duplicating.
 func BenchmarkExtract(b *testing.B) {

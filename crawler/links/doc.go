@@ -12,6 +12,7 @@
 // <base href>, and "finds" links inside comments and scripts. Extract runs
 // the HTML5 tokenizer of golang.org/x/net/html instead, which knows all of
 // that. It is fast too: BenchmarkExtract measures the whole job on a
-// 100 KiB page, against the 2 ms per page that seed 003 reports for a
-// parser (and 20 ms for a regular expression).
+// 100 KiB page, against the 2 ms per page that an article on crawling a
+// million pages with asyncio and aiohttp reports for a parser (and 20 ms
+// for a regular expression).
 package links

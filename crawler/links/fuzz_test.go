@@ -16,7 +16,7 @@ func FuzzExtract(f *testing.F) {
 		`<A HREF=" javascript:x ">`,
 		`<area href="HTTP://EXAMPLE.COM:80/%7e?%3a#f"><iframe src="//other.org">`,
 		"<a href=\"\x00\xff%zz\">",
-		"<a href=//.>", // issue 9: resolved to "http:"
+		"<a href=//.>", // once resolved to "http:"
 		`<a href="\\u:p@BÜCHER.de\x%zz?q=\&amp;r=%">`,
 		`<a href=//xn--zz.example/><a href="//a%25b/">`,
 	} {

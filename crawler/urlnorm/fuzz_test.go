@@ -23,7 +23,7 @@ func FuzzNormalize(f *testing.F) {
 		"A000://0..", // found by fuzzing: two trailing dots
 		"A://::",     // found by fuzzing: a colon in an unbracketed host
 		"A:/.//0",    // found by fuzzing: a path that would become a host
-		"http://./",  // issue 9: became "http:///"
+		"http://./",  // once became "http:///"
 	} {
 		f.Add(s)
 	}
@@ -55,7 +55,7 @@ func FuzzResolve(f *testing.F) {
 		"/100%?q=%zz%41#%",
 		"//bücher.de/ü?ü=日本",
 		"HTTPS://u:p@[::1]:443/%7e",
-		"//.", // issue 9: resolved to "http:"
+		"//.", // once resolved to "http:"
 		`http:\\.\x`,
 		"?q=\xff\xfe",
 	} {

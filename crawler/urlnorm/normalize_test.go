@@ -183,7 +183,7 @@ func TestDomainToASCIIFastPath(t *testing.T) {
 }
 
 // TestNormalizeNeedsAHost: an http(s) URL that comes out without a host is
-// an error, never "http:///" (issue 9: "http://./" became "http:///").
+// an error, never "http:///" ("http://./" once became "http:///").
 func TestNormalizeNeedsAHost(t *testing.T) {
 	for _, in := range []string{
 		"http://./",     // "." is the DNS root: it trims to nothing

@@ -10,7 +10,7 @@ import (
 )
 
 // TestResolveIn: a link's query is sent in the encoding of its page, as
-// browsers send it (issue 9: non-UTF-8 pages had their queries in UTF-8).
+// browsers send it (non-UTF-8 pages once had their queries in UTF-8).
 func TestResolveIn(t *testing.T) {
 	base := mustParse(t, "http://example.com/dir/page.html")
 	tests := []struct {

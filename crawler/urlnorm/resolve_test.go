@@ -84,7 +84,7 @@ func TestResolveRefusesOtherSchemes(t *testing.T) {
 }
 
 // TestResolveNeedsAHost: a link that resolves to an http(s) URL without a
-// host is refused (issue 9: FuzzExtract found <a href=//.> → "http:").
+// host is refused (FuzzExtract once found <a href=//.> → "http:").
 func TestResolveNeedsAHost(t *testing.T) {
 	base := mustParse(t, "http://example.com/dir/")
 	for _, ref := range []string{"//.", "//./x", "//../", "//:80/", "http://./", "https://:443", "//@/"} {

@@ -89,8 +89,8 @@ func liveHeap() uint64 {
 	return m.HeapAlloc
 }
 
-// TestOneSpellingPerURL: issue 9 found credentials and Unicode host names
-// making one page several URLs to the seen set. Through Normalize, every
+// TestOneSpellingPerURL: credentials and Unicode host names once made one
+// page several URLs to the seen set. Through Normalize, every
 // spelling below is the same URL, added once.
 func TestOneSpellingPerURL(t *testing.T) {
 	var s Seen

@@ -10,11 +10,31 @@ import (
 	"testing"
 )
 
-// The documents whose quotations and links are checked, from the
-// repository root.
-var documents = []string{"docs/tutorial.md", "docs/kernel.md", "docs/coroutines.md", "docs/journal.md", "docs/fleet.md", "docs/workshop/README.md"}
+// The documents whose quotations, links and names are checked, from the
+// repository root; every exercise's README.md too (see allDocuments).
+var documents = []string{
+	"README.md",
+	"docs/tutorial.md", "docs/kernel.md", "docs/coroutines.md", "docs/benchmarks.md",
+	"docs/journal.md", "docs/fleet.md", "docs/resp.md", "bench/README.md",
+	"docs/workshop/README.md",
+}
 
 const root = "../.." // this test runs in docs/stages
+
+// allDocuments is documents and every exercise's README.
+func allDocuments(t *testing.T) []string {
+	t.Helper()
+	readmes, err := filepath.Glob(filepath.Join(root, "docs/workshop/*/README.md"))
+	if err != nil || len(readmes) == 0 {
+		t.Fatalf("no exercise READMEs found (%v)", err)
+	}
+	out := slices.Clone(documents)
+	for _, r := range readmes {
+		rel, _ := filepath.Rel(root, r)
+		out = append(out, filepath.ToSlash(rel))
+	}
+	return out
+}
 
 // snippet is one ```go block of a document.
 type snippet struct {
@@ -75,7 +95,7 @@ func readSnippets(t *testing.T, doc string) []snippet {
 // shows must then appear in the file in that order.
 func TestQuotationsMatchTheirSources(t *testing.T) {
 	total := 0
-	for _, doc := range documents {
+	for _, doc := range allDocuments(t) {
 		for _, s := range readSnippets(t, doc) {
 			if s.source == "?" {
 				continue
@@ -151,7 +171,7 @@ func prose(doc string) string {
 // TestRelativeLinksPointToFiles checks every relative link in the
 // documents: the tutorial links to the library's files, which may move.
 func TestRelativeLinksPointToFiles(t *testing.T) {
-	for _, doc := range documents {
+	for _, doc := range allDocuments(t) {
 		text, err := os.ReadFile(filepath.Join(root, doc))
 		if err != nil {
 			t.Fatal(err)
@@ -181,7 +201,7 @@ var captureLine = regexp.MustCompile(`^# from (\S+)$`)
 // without updating the chapter, and this test says which lines to change.
 func TestQuotedOutputIsInItsFile(t *testing.T) {
 	total := 0
-	for _, doc := range documents {
+	for _, doc := range allDocuments(t) {
 		text, err := os.ReadFile(filepath.Join(root, doc))
 		if err != nil {
 			t.Fatal(err)

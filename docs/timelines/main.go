@@ -1,7 +1,7 @@
-// Command timelines draws seed 000's experiment — 60 requests to a server
-// that takes 200 ms each — as two timelines: with a Semaphore(5) in front
-// of the requests, and with none. The pictures in the tutorial are its
-// output:
+// Command timelines draws the experiment of an article on polite crawling
+// with asyncio and httpx — 60 requests to a server that takes 200 ms each —
+// as two timelines: with a Semaphore(5) in front of the requests, and with
+// none. The pictures in the tutorial are its output:
 //
 //	go run ./docs/timelines            # writes semaphore-5.svg and unbounded.svg here
 //

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# The workshop's own check, run by CI. It proves every exercise both ways:
+# The workshop's own check, run by CI. It proves every exercise three ways:
 #
 #   1. its reference solution (docs/workshop/solutions/NAME/) passes the
 #      exercise's tests, under the race detector;
 #   2. every single test fails against the exercise's stub — each test run
 #      alone, so that a stub cannot pass one test while the others'
-#      failures hide it.
+#      failures hide it;
+#   3. every known wrong answer (solutions/NAME/wrong/*.diff: a small edit
+#      of the reference solution) builds and fails, in the test its header
+#      names; every known right answer (solutions/NAME/right/*.diff, a
+#      different correct solution) passes.
 #
 # The stub is the exercise.go in the tree. One that passes tests and
 # differs from the exercise.go committed at HEAD is most likely a
@@ -170,4 +174,88 @@ if [ ${#recheck[@]} -gt 0 ]; then
   done
 fi
 [ "$bad" -eq 0 ] || fail "some stubs do not fail their tests (above)"
-say "workshop check: ok — ${#names[@]} exercises: every solution passes; each of $total tests fails against its stub"
+
+say "== every known wrong answer fails, every known right answer passes"
+# answer NAME DIFF KIND builds the reference solution of NAME with DIFF
+# applied, runs its tests, and writes one line to $tmp/ans/NAME.KIND.SLUG:
+# "ok ..." when the answer did what its kind says, "bad ..." when not.
+answer() {
+  local n=$1 diff=$2 kind=$3 slug dir res caught race="" out
+  slug=$(basename "$diff" .diff)
+  dir="$tmp/ans/$n/$kind-$slug"
+  res="$tmp/ans/$n.$kind.$slug"
+  mkdir -p "$dir"
+  cp "$ws/solutions/$n"/*.go "$dir/"
+  # git apply outside any repository is a strict patch: no fuzz, every
+  # line of context must match. The ceiling keeps git from finding one.
+  if ! (cd "$dir" && GIT_CEILING_DIRECTORIES=$(dirname "$tmp") git apply -p1 "$root/$diff") 2>"$dir/apply.log"; then
+    echo "bad $diff does not apply to the reference solution: $(cat "$dir/apply.log")" >"$res"
+    return
+  fi
+  local over=()
+  for f in "$dir"/*.go; do
+    over+=("\"$root/$ws/$n/$(basename "$f")\": \"$f\"")
+  done
+  join "${over[@]}" >"$dir/overlay.json"
+  # A wrong answer that is a data race says so ("Race: yes"); the rest
+  # build faster, and use less memory, without the race detector.
+  grep -q '^Race: yes' "$diff" && race=-race
+  if ! go test -c $race -tags workshop,solution -overlay "$dir/overlay.json" -o "$dir/t.test" "./$ws/$n" >"$dir/build.log" 2>&1; then
+    echo "bad $diff does not build (a learner's answer would): $(head -5 "$dir/build.log")" >"$res"
+    return
+  fi
+  out=$(cd "$ws/$n" && "$dir/t.test" -test.count=1 -test.timeout=90s 2>&1)
+  local status=$?
+  if [ "$kind" = right ]; then
+    if [ $status -eq 0 ]; then
+      echo "ok" >"$res"
+    else
+      echo "bad $diff is a right answer, and fails: $(grep -- '--- FAIL' <<<"$out" | head -3)" >"$res"
+    fi
+    return
+  fi
+  caught=$(sed -n 's/^Caught by: //p' "$diff")
+  if [ $status -eq 0 ]; then
+    echo "bad $diff passes every test: no test knows this wrong answer" >"$res"
+  elif [ -z "$caught" ]; then
+    echo "bad $diff has no \"Caught by: TestName\" line" >"$res"
+  elif ! grep -q -- "--- FAIL: $caught " <<<"$out"; then
+    echo "bad $diff fails, but not in $caught, the test it names: $(grep -- '--- FAIL' <<<"$out" | head -3)" >"$res"
+  else
+    echo "ok" >"$res"
+  fi
+}
+export -f answer join
+export tmp root ws
+jobs=()
+for n in "${names[@]}"; do
+  for kind in wrong right; do
+    for d in "$ws/solutions/$n/$kind"/*.diff; do
+      [ -e "$d" ] && jobs+=("$n $d $kind")
+    done
+  done
+done
+# Two at a time: each is a build, and the machine has few cores.
+printf '%s\n' "${jobs[@]}" | xargs -P 2 -L 1 bash -c 'answer "$@"' _ ||
+  fail "checking the known answers stopped (above)"
+bad=0 wrongs=0 rights=0
+for n in "${names[@]}"; do
+  w=0 r=0
+  for f in "$tmp/ans/$n".*; do
+    [ -e "$f" ] || continue
+    if grep -q '^bad' "$f"; then
+      say "  ${n}: $(sed 's/^bad //' "$f")"
+      bad=1
+    elif [[ $f == *.wrong.* ]]; then
+      w=$((w + 1))
+    else
+      r=$((r + 1))
+    fi
+  done
+  [ "$w" -gt 0 ] || { say "  $n: no known wrong answers in $ws/solutions/$n/wrong/"; bad=1; }
+  say "  $n: $w wrong answer(s) caught, each by the test it names; $r right answer(s) pass"
+  wrongs=$((wrongs + w)) rights=$((rights + r))
+done
+[ "$bad" -eq 0 ] || fail "some known answers did not do what they should (above)"
+say "workshop check: ok — ${#names[@]} exercises: every solution passes; each of $total tests fails against its stub;
+  $wrongs known wrong answers fail, $rights known right answers pass"

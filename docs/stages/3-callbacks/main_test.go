@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"loopkit/docs/internal/doccheck"
 	"loopkit/docs/stages/internal/stagetest"
 )
 
@@ -20,4 +21,15 @@ func TestFetchesEveryPageConcurrently(t *testing.T) {
 	if !strings.Contains(out.String(), "fetched 8 pages") || !strings.Contains(out.String(), "(0 failed)") {
 		t.Errorf("no clean summary:\n%s", out.String())
 	}
+}
+
+// The tutorial quotes this stage's output: run it as main does, with a
+// shorter wait, and check that what the tutorial shows is what it prints.
+func TestTheTutorialQuotesWhatItPrints(t *testing.T) {
+	defer stagetest.Guard(t, time.Minute)()
+	var out strings.Builder
+	if err := run(&out, 20, 2*time.Millisecond); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	doccheck.Quoted(t, "docs/tutorial.md", "go run ./docs/stages/3-callbacks", out.String())
 }

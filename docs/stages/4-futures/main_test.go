@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"loopkit/docs/internal/doccheck"
 	"loopkit/docs/stages/internal/stagetest"
 )
 
@@ -26,4 +27,15 @@ func TestFetchesEveryPageWithFutures(t *testing.T) {
 	if alreadyDone != 8 {
 		t.Errorf("%d sends were already done when their callback was added, want 8", alreadyDone)
 	}
+}
+
+// The tutorial quotes this stage's output: run it as main does, with a
+// shorter wait, and check that what the tutorial shows is what it prints.
+func TestTheTutorialQuotesWhatItPrints(t *testing.T) {
+	defer stagetest.Guard(t, time.Minute)()
+	var out strings.Builder
+	if err := run(&out, 20, 2*time.Millisecond); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	doccheck.Quoted(t, "docs/tutorial.md", "go run ./docs/stages/4-futures", out.String())
 }

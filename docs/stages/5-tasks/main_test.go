@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"loopkit/docs/internal/doccheck"
 	"loopkit/docs/stages/internal/stagetest"
 )
 
@@ -29,4 +30,15 @@ func TestFetchesEveryPageTwiceAndTheSemaphoreBoundsTheServer(t *testing.T) {
 	if peak, _ := strconv.Atoi(rounds[1][2]); peak < 1 || peak > 3 {
 		t.Errorf("with limit 3 the server saw %d requests at once", peak)
 	}
+}
+
+// The tutorial quotes this stage's output: run it as main does, with a
+// shorter wait, and check that what the tutorial shows is what it prints.
+func TestTheTutorialQuotesWhatItPrints(t *testing.T) {
+	defer stagetest.Guard(t, time.Minute)()
+	var out strings.Builder
+	if err := run(&out, 20, 2*time.Millisecond, 5); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	doccheck.Quoted(t, "docs/tutorial.md", "go run ./docs/stages/5-tasks", out.String())
 }

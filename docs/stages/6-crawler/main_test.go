@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"loopkit/docs/internal/doccheck"
 	"loopkit/docs/stages/internal/stagetest"
 )
 
@@ -32,4 +33,15 @@ func TestCrawlsTheWholeSite(t *testing.T) {
 	if !regexp.MustCompile(`at most [1-5] requests at once`).MatchString(report) {
 		t.Errorf("the server saw more requests at once than PerHost allows:\n%s", report)
 	}
+}
+
+// The tutorial quotes this stage's output: run it as main does, with a
+// shorter wait, and check that what the tutorial shows is what it prints.
+func TestTheTutorialQuotesWhatItPrints(t *testing.T) {
+	defer stagetest.Guard(t, time.Minute)()
+	var out strings.Builder
+	if err := run(&out, 2*time.Millisecond, 10); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	doccheck.Quoted(t, "docs/tutorial.md", "go run ./docs/stages/6-crawler", out.String())
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"loopkit/docs/internal/doccheck"
 	"loopkit/docs/stages/internal/stagetest"
 )
 
@@ -29,4 +30,15 @@ func TestEveryWayHandlesEveryRequest(t *testing.T) {
 	if d, err := time.ParseDuration(m[1]); err != nil || d < 5*time.Millisecond {
 		t.Errorf("the blocking way's longest callback is %q, want at least the 5ms it slept:\n%s", m[1], out.String())
 	}
+}
+
+// The tutorial quotes this stage's output: run it as main does, with a
+// shorter wait, and check that what the tutorial shows is what it prints.
+func TestTheTutorialQuotesWhatItPrints(t *testing.T) {
+	defer stagetest.Guard(t, time.Minute)()
+	var out strings.Builder
+	if err := run(&out, 20, 5*time.Millisecond); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	doccheck.Quoted(t, "docs/tutorial.md", "go run ./docs/stages/7-blocking-mistake", out.String())
 }

@@ -127,6 +127,8 @@ func TestMalformedBodies(t *testing.T) {
 		{"bare CR in the size line", "5\rx\nhello\r\n0\r\n\r\n"},
 		{"size overflows int64", "8000000000000000\r\n"},
 		{"data longer than its size", "5\r\nhelloX\r\n0\r\n\r\n"},
+		{"data longer than its size, then what reads as a chunk", "5\r\nhelloX1\r\nZ\r\n0\r\n\r\n"},
+		{"CR then not LF, then what reads as a chunk", "5\r\nhello\rX1\r\nZ\r\n0\r\n\r\n"},
 		{"CR then not LF after the data", "5\r\nhello\rX\n0\r\n\r\n"},
 		{"two CRs after the data", "5\r\nhello\r\r\n0\r\n\r\n"},
 		{"endless size line", "5;" + strings.Repeat("a", 2*chunked.MaxLine)},
@@ -144,6 +146,34 @@ func TestMalformedBodies(t *testing.T) {
 		if !errors.Is(err, chunked.ErrMalformed) {
 			t.Errorf("%s, fed byte by byte: error %v; want ErrMalformed", c.name, err)
 		}
+	}
+}
+
+// MaxLine bounds a line without its ending. A line of exactly MaxLine
+// bytes is fine, wherever the socket cuts it — also between its CR and its
+// LF, when the CR has arrived and the line cannot yet know it is over. A
+// longer line is refused, as soon as what has come cannot be a line of
+// MaxLine bytes and its CR.
+func TestALineOfMaxLineBytesMaySplitAnywhere(t *testing.T) {
+	size := "1;" + strings.Repeat("x", chunked.MaxLine-2) // exactly MaxLine bytes
+	trailer := "X-T: " + strings.Repeat("y", chunked.MaxLine-5)
+	body := size + "\r\nA\r\n0\r\n" + trailer + "\r\n\r\n"
+	for _, line := range []string{size, trailer} {
+		end := strings.Index(body, line) + len(line) // where its CRLF starts
+		for _, cut := range []int{end - 1, end, end + 1, end + 2} {
+			expectBody(t, feed(t, body[:cut], body[cut:]), "A", fmt.Sprintf("a line of MaxLine bytes, cut at %d (its end is at %d)", cut, end))
+		}
+	}
+	long := "1;" + strings.Repeat("x", chunked.MaxLine-1) // MaxLine+1 bytes
+	var whole chunked.Decoder
+	if _, err := whole.Feed([]byte(long + "\r\nA\r\n0\r\n\r\n")); !errors.Is(err, chunked.ErrMalformed) {
+		t.Errorf("a size line of MaxLine+1 bytes: error %v; want ErrMalformed", err)
+	}
+	// MaxLine+1 bytes may still be a whole line and its CR; one more
+	// cannot be.
+	var cut chunked.Decoder
+	if _, err := cut.Feed([]byte(long + "x")); !errors.Is(err, chunked.ErrMalformed) {
+		t.Errorf("a size line of MaxLine+2 bytes, its end not yet here: error %v; want ErrMalformed at once", err)
 	}
 }
 

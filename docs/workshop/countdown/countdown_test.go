@@ -95,14 +95,22 @@ func TestFirstFailureFailsAllWithoutWaiting(t *testing.T) {
 	})
 }
 
+// A cancelled input is a failed input: the output fails with its error.
+// The output itself was not cancelled by its owner, so it does not cancel
+// the other inputs.
 func TestCancelledInputFailsAll(t *testing.T) {
 	wstest.Run(t, func(l *loop.Loop, y task.Yield) error {
-		fs := pending(l, 2)
+		fs := pending(l, 3)
 		all := countdown.All(l, fs...)
 		fs[0].SetResult(1)
 		fs[1].Cancel()
 		if _, err := task.Await(y, all); !errors.Is(err, future.ErrCancelled) {
 			t.Errorf("All failed with %v, want an error matching future.ErrCancelled", err)
+		}
+		wstest.Turns(y, 2)
+		if all.Cancelled() || fs[2].Cancelled() {
+			t.Errorf("output cancelled %v, third input cancelled %v; want false, false: nobody cancelled the output",
+				all.Cancelled(), fs[2].Cancelled())
 		}
 		return nil
 	})

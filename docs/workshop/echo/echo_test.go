@@ -9,6 +9,9 @@ import (
 	"io"
 	"net"
 	"net/netip"
+	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -27,6 +30,11 @@ func start(t *testing.T) (addr string, stop func()) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The loop reports its misuse here: a callback that panicked, or an
+	// fd closed while the loop still watched it.
+	l.SetPanicHandler(func(p loop.PanicInfo) {
+		t.Errorf("the loop reports: %v", p.Value)
+	})
 	s, err := echo.Listen(l, netip.MustParseAddrPort("127.0.0.1:0"))
 	if err != nil {
 		l.Close()
@@ -46,7 +54,12 @@ func start(t *testing.T) (addr string, stop func()) {
 			if err := <-done; err != nil {
 				t.Error(err)
 			}
-			l.Close()
+			// The loop closes what it still watches: the server's fds,
+			// if Close left some registered, or closed them behind the
+			// loop's back (epoll then refuses to forget them: EBADF).
+			if err := l.Close(); err != nil {
+				t.Errorf("closing the loop after the server: %v", err)
+			}
 		})
 	}
 	t.Cleanup(stop)
@@ -110,14 +123,20 @@ func TestManyClientsAtOnce(t *testing.T) {
 	wg.Wait()
 }
 
-// The client sends 8 MiB, more than the kernel buffers between the two
-// hold, and reads nothing until it has sent it all (or for a moment, if
-// the server's backpressure stops it sooner). Meanwhile the server's
-// writes fill the socket: some take only part of what they are given,
-// others nothing. Every byte must still come back, in order.
+// The client sends 8 MiB, more than the server's echo can put in the
+// kernel's buffers while the client reads nothing: the server's send
+// buffer grows to 4 MiB at most on Linux, and the client keeps its
+// receive buffer small. So the server's writes come up short — some take
+// part of what they are given, others nothing. The client reads nothing
+// until it has sent it all (or for a moment, if the server's backpressure
+// stops it sooner), and then for half a second more: time for the server
+// to meet a full socket, however much of the 8 MiB the kernel took off
+// the client's hands at once. Every byte must still come back, in order.
+// (The waits are not speed bets: a right answer passes whatever they are.)
 func TestLargeEchoSurvivesPartialWrites(t *testing.T) {
 	addr, _ := start(t)
 	c := dial(t, addr)
+	c.SetReadBuffer(64 << 10)
 	payload := make([]byte, 8<<20)
 	rand.Read(payload)
 	sent := make(chan struct{})
@@ -128,8 +147,9 @@ func TestLargeEchoSurvivesPartialWrites(t *testing.T) {
 	}()
 	select {
 	case <-sent:
-	case <-time.After(200 * time.Millisecond): // not a speed bet: the test passes either way
+	case <-time.After(200 * time.Millisecond):
 	}
+	time.Sleep(500 * time.Millisecond)
 	got, err := io.ReadAll(c)
 	if err != nil {
 		t.Fatalf("after %d bytes: %v", len(got), err)
@@ -145,11 +165,84 @@ func TestCloseStopsListeningAndClosesConnections(t *testing.T) {
 	io.WriteString(c, "ping")
 	io.ReadFull(c, make([]byte, 4))
 	stop()
+	c.SetReadDeadline(time.Now().Add(2 * time.Second)) // a guard: on loopback a close arrives at once
 	if n, err := c.Read(make([]byte, 1)); err == nil {
 		t.Errorf("read %d bytes from a connection the server closed", n)
+	} else if ne, ok := err.(net.Error); ok && ne.Timeout() {
+		t.Error("the connection is still open after Close: the read waited until the test's deadline")
 	}
 	if c2, err := net.Dial("tcp", addr); err == nil {
 		c2.Close()
 		t.Error("the server still accepts connections after Close")
 	}
+}
+
+// Backpressure. The client writes 64 KiB at a time and reads nothing. Once
+// the kernel's buffers between the two are full, the server's echo cannot
+// be written, and the server must stop reading: the client's writes then
+// stall. A server that reads on regardless keeps everything in its own
+// memory, and the client gets all 32 MiB out. Everything written must
+// still come back once the client reads.
+func TestAClientThatNeverReadsIsNotBufferedWithoutLimit(t *testing.T) {
+	addr, _ := start(t)
+	c := dial(t, addr)
+	c.SetReadBuffer(64 << 10)  // small kernel buffers at our end, so that
+	c.SetWriteBuffer(64 << 10) // what is in flight is mostly at the server's
+	chunk := make([]byte, 64<<10)
+	for i := range chunk {
+		chunk[i] = byte(i * 7)
+	}
+	limit := kernelBuffers() + 4<<20 // more than the kernel's buffers at both ends hold
+	sent := 0
+	for sent < limit {
+		// A write that makes no progress for a second has stalled: the
+		// server stopped reading. A guard, not a speed test: a server
+		// that keeps reading never lets a write wait that long.
+		c.SetWriteDeadline(time.Now().Add(time.Second))
+		n, err := c.Write(chunk)
+		sent += n
+		if err != nil {
+			break
+		}
+	}
+	if sent >= limit {
+		t.Fatalf("the client wrote all %d MiB without reading a byte: the server reads on while its echo cannot be written", limit>>20)
+	}
+	t.Logf("the client's writes stalled after %.1f MiB", float64(sent)/(1<<20))
+	c.SetDeadline(time.Now().Add(wstest.HangGuard))
+	c.CloseWrite()
+	got, err := io.ReadAll(c)
+	if err != nil {
+		t.Fatalf("after %d of %d bytes: %v", len(got), sent, err)
+	}
+	if len(got) != sent {
+		t.Fatalf("echoed %d bytes, want the %d written", len(got), sent)
+	}
+	for i, b := range got {
+		if b != chunk[i%len(chunk)] {
+			t.Fatalf("echoed byte %d is %d, want %d", i, b, chunk[i%len(chunk)])
+		}
+	}
+}
+
+// kernelBuffers is the most the kernel may buffer between the test and
+// the server: the largest receive buffer and the largest send buffer it
+// grows the server's socket to, and our own end's, which the test keeps
+// small (the kernel doubles what it is asked for). Linux says so in /proc;
+// elsewhere, a generous guess.
+func kernelBuffers() int {
+	total := 4 * 64 << 10
+	for _, f := range []string{"/proc/sys/net/ipv4/tcp_rmem", "/proc/sys/net/ipv4/tcp_wmem"} {
+		b, err := os.ReadFile(f)
+		fields := strings.Fields(string(b))
+		if err != nil || len(fields) != 3 {
+			return 64 << 20
+		}
+		n, err := strconv.Atoi(fields[2])
+		if err != nil {
+			return 64 << 20
+		}
+		total += n
+	}
+	return total
 }

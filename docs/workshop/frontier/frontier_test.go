@@ -1,19 +1,46 @@
 //go:build workshop
 
-package frontier_test
+package frontier
 
 import (
 	"fmt"
 	"testing"
 	"time"
-
-	"loopkit/docs/workshop/frontier"
 )
 
-// The frontier is pure: the tests pass the time in, so nothing here
-// sleeps, and every expectation is exact.
+// These tests are part 1's, with one more check after every call: that
+// ready is a heap of exactly the hosts with work and room. They live in
+// the package, so that they can look at ready.
 
-func next(t *testing.T, f *frontier.Frontier, now time.Duration, want string) {
+// checkHeap fails the test unless ready holds exactly the hosts that have
+// work and room, each at its index, in heap order: no host before its
+// parent by (next start, seq).
+func checkHeap(t *testing.T, f *Frontier, after string) {
+	t.Helper()
+	for _, h := range f.hosts {
+		want := len(h.queue) > 0 && h.inFlight < f.perHost
+		in := h.index >= 0 && h.index < len(f.ready) && f.ready[h.index] == h
+		switch {
+		case want && !in:
+			t.Fatalf("after %s: host %s has work and room (%d queued, %d in flight), but is not in ready at its index (%d)",
+				after, h.name, len(h.queue), h.inFlight, h.index)
+		case !want && in:
+			t.Fatalf("after %s: host %s is in ready, with %d queued and %d in flight: only hosts with work and room belong there",
+				after, h.name, len(h.queue), h.inFlight)
+		}
+	}
+	for i, h := range f.ready {
+		if h.index != i {
+			t.Fatalf("after %s: ready[%d] is host %s, whose index says %d", after, i, h.name, h.index)
+		}
+		if p := f.ready[(i-1)/2]; i > 0 && (h.nextStart < p.nextStart || h.nextStart == p.nextStart && h.seq < p.seq) {
+			t.Fatalf("after %s: ready is not a heap: host %s (next start %d, seq %d) is below host %s (next start %d, seq %d)",
+				after, h.name, h.nextStart, h.seq, p.name, p.nextStart, p.seq)
+		}
+	}
+}
+
+func next(t *testing.T, f *Frontier, now time.Duration, want string) {
 	t.Helper()
 	j, ok := f.Next(now)
 	switch {
@@ -27,24 +54,39 @@ func next(t *testing.T, f *frontier.Frontier, now time.Duration, want string) {
 	case want != "" && j.Host != want[:1]:
 		t.Fatalf("Next(%d) handed out %s as host %q's; want host %q", now, j.URL, j.Host, want[:1])
 	}
+	checkHeap(t, f, fmt.Sprintf("Next(%d)", now))
 }
 
-func wake(t *testing.T, f *frontier.Frontier, want time.Duration, wantOK bool) {
+func wake(t *testing.T, f *Frontier, want time.Duration, wantOK bool) {
 	t.Helper()
 	if w, ok := f.Wake(); w != want || ok != wantOK {
 		t.Fatalf("Wake = %d, %v; want %d, %v", w, ok, want, wantOK)
 	}
 }
 
-func push(f *frontier.Frontier, urls ...string) {
+func push(t *testing.T, f *Frontier, urls ...string) {
+	t.Helper()
 	for _, u := range urls {
 		f.Push(u[:1], u) // the host is the URL's first letter: "a1" is host a's
+		checkHeap(t, f, "Push "+u)
 	}
 }
 
+func done(t *testing.T, f *Frontier, host string) {
+	t.Helper()
+	f.Done(host)
+	checkHeap(t, f, "Done "+host)
+}
+
+func hold(t *testing.T, f *Frontier, host string, until time.Duration) {
+	t.Helper()
+	f.HoldUntil(host, until)
+	checkHeap(t, f, fmt.Sprintf("HoldUntil(%s, %d)", host, until))
+}
+
 func TestOneHostsStartsAreSpaced(t *testing.T) {
-	f := frontier.New(10, 8)
-	push(f, "a1", "a2", "a3")
+	f := New(10, 8)
+	push(t, f, "a1", "a2", "a3")
 	next(t, f, 0, "a1")
 	next(t, f, 5, "")
 	wake(t, f, 10, true)
@@ -55,11 +97,9 @@ func TestOneHostsStartsAreSpaced(t *testing.T) {
 	wake(t, f, 0, false)
 }
 
-// The point of a host-aware frontier: a host that must wait holds up no
-// other host.
 func TestAHostThatMustWaitHoldsUpNoOther(t *testing.T) {
-	f := frontier.New(10, 8)
-	push(f, "a1", "a2", "a3", "b1", "c1")
+	f := New(10, 8)
+	push(t, f, "a1", "a2", "a3", "b1", "c1")
 	next(t, f, 0, "a1")
 	next(t, f, 0, "b1")
 	next(t, f, 0, "c1")
@@ -68,71 +108,97 @@ func TestAHostThatMustWaitHoldsUpNoOther(t *testing.T) {
 	next(t, f, 10, "a2")
 }
 
-// Of the hosts whose time has come, the one that has waited longest goes
-// first; between equal times, the host seen first.
+// A hold moves a host's time: it must move the host down the heap too, or
+// the held host stays on top, and every other host waits behind it.
+func TestAHeldHostHoldsUpNoOther(t *testing.T) {
+	f := New(10, 8)
+	push(t, f, "a1", "b1", "c1")
+	hold(t, f, "a", 100)
+	next(t, f, 0, "b1")
+	next(t, f, 0, "c1")
+	next(t, f, 0, "")
+	wake(t, f, 100, true)
+	next(t, f, 100, "a1")
+}
+
 func TestTheHostWhoseTimeCameFirstGoesFirst(t *testing.T) {
-	f := frontier.New(10, 8)
-	push(f, "b1", "b2", "a1", "a2")
+	f := New(10, 8)
+	push(t, f, "b1", "b2", "a1", "a2")
 	next(t, f, 0, "b1") // b and a both at 0: b was seen first
 	next(t, f, 3, "a1")
-	// b may start again at 10, a at 13.
-	next(t, f, 20, "b2")
+	next(t, f, 20, "b2") // b may start again at 10, a at 13
 	next(t, f, 20, "a2")
 }
 
+// Many hosts ready at the same moment go in the order they were first
+// seen. container/heap is not stable: without a tie-break, its swaps
+// decide.
+func TestManyTiesGoInTheOrderSeen(t *testing.T) {
+	f := New(10, 8)
+	for i := range 20 {
+		push(t, f, fmt.Sprintf("%c1", 'a'+i), fmt.Sprintf("%c2", 'a'+i))
+	}
+	for round := 1; round <= 2; round++ {
+		for i := range 20 {
+			next(t, f, time.Duration(10*(round-1)), fmt.Sprintf("%c%d", 'a'+i, round))
+		}
+	}
+}
+
 func TestAtMostPerHostInFlight(t *testing.T) {
-	f := frontier.New(0, 2)
-	push(f, "a1", "a2", "a3", "a4")
+	f := New(0, 2)
+	push(t, f, "a1", "a2", "a3", "a4")
 	next(t, f, 0, "a1")
 	next(t, f, 0, "a2")
 	next(t, f, 0, "")
 	wake(t, f, 0, false) // no time will help: only a Done will
-	f.Done("a")
+	done(t, f, "a")
 	next(t, f, 0, "a3")
 	next(t, f, 0, "")
-	f.Done("a")
-	f.Done("a")
+	done(t, f, "a")
+	done(t, f, "a")
 	next(t, f, 0, "a4")
 }
 
 func TestHoldUntil(t *testing.T) {
-	f := frontier.New(10, 8)
-	push(f, "a1", "a2")
-	f.HoldUntil("a", 100) // a Retry-After
+	f := New(10, 8)
+	push(t, f, "a1", "a2")
+	hold(t, f, "a", 100) // a Retry-After
 	next(t, f, 50, "")
 	wake(t, f, 100, true)
 	next(t, f, 100, "a1")
-	f.HoldUntil("a", 5) // earlier than its own spacing: changes nothing
+	hold(t, f, "a", 5) // earlier than its own spacing: changes nothing
 	next(t, f, 105, "")
 	next(t, f, 110, "a2")
-	// A host held before it has any URL keeps the hold.
-	f.HoldUntil("b", 300)
-	push(f, "b1")
+	hold(t, f, "b", 300) // a host held before it has any URL keeps the hold
+	push(t, f, "b1")
 	next(t, f, 200, "")
 	next(t, f, 300, "b1")
 }
 
-// A host whose queue ran dry leaves the heap, and comes back with its
-// spacing intact: a new URL does not reset the clock.
 func TestSpacingSurvivesAnEmptyQueue(t *testing.T) {
-	f := frontier.New(10, 8)
-	push(f, "a1")
+	f := New(10, 8)
+	push(t, f, "a1")
 	next(t, f, 0, "a1")
 	wake(t, f, 0, false)
-	push(f, "a2")
+	push(t, f, "a2")
 	next(t, f, 3, "")
 	wake(t, f, 10, true)
 	next(t, f, 10, "a2")
+	done(t, f, "a")
+	done(t, f, "a")
+	push(t, f, "a3")
+	next(t, f, 15, "")
+	next(t, f, 20, "a3")
 }
 
-// A simulated crawl: 200 hosts with 5 URLs each, requests lasting 3 ticks.
-// At every tick the test asks for jobs until Next says no, and checks,
-// against its own model, that the frontier is polite (spacing, limit,
-// each host's order), loses and repeats nothing, and is never idle while
-// some host may go.
+// Part 1's simulated crawl — 200 hosts of 5 URLs, requests lasting 3
+// ticks — with the heap checked after every call: politeness, nothing lost
+// or repeated, never idle while some host may go, and ready always a heap
+// of exactly the hosts with work and room.
 func TestASimulatedCrawl(t *testing.T) {
 	const hosts, each, gap, perHost, lasts = 200, 5, 7, 2, 3
-	f := frontier.New(gap, perHost)
+	f := New(gap, perHost)
 	type model struct {
 		queue     []string
 		inFlight  int
@@ -148,6 +214,7 @@ func TestASimulatedCrawl(t *testing.T) {
 			m[name].queue = append(m[name].queue, url)
 		}
 	}
+	checkHeap(t, f, "the pushes")
 	finishes := map[time.Duration][]string{}
 	handed := 0
 	for now := time.Duration(0); handed < hosts*each; now++ {
@@ -158,6 +225,7 @@ func TestASimulatedCrawl(t *testing.T) {
 			f.Done(h)
 			m[h].inFlight--
 		}
+		checkHeap(t, f, fmt.Sprintf("the Dones of tick %d", now))
 		for {
 			j, ok := f.Next(now)
 			if !ok {
@@ -176,6 +244,7 @@ func TestASimulatedCrawl(t *testing.T) {
 			finishes[now+lasts] = append(finishes[now+lasts], j.Host)
 			handed++
 		}
+		checkHeap(t, f, fmt.Sprintf("the Nexts of tick %d", now))
 		earliest, some := time.Duration(-1), false
 		for name, h := range m {
 			if len(h.queue) > 0 && h.inFlight < perHost {

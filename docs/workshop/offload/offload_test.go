@@ -83,23 +83,22 @@ func TestLoopStaysFreeWhileParsing(t *testing.T) {
 	})
 }
 
-// The first parse waits until a second has started, so parses that run
-// one after another cannot pass; none may run beyond the limit.
+// Every parse waits at a gate, which a loop timer opens after 20 ms: time
+// enough for a ProcessAll without a bound to start every page's parse. A
+// bounded one starts `limit` and no more; parses that run one after
+// another never have company, and cannot pass either.
 func TestParsesRunConcurrentlyUpToTheLimit(t *testing.T) {
 	wstest.Run(t, func(l *loop.Loop, y task.Yield) error {
 		const limit = 3
 		g := newGate(t)
-		var inFlight, peak, calls atomic.Int64
+		l.CallLater(20*time.Millisecond, g.open)
+		var inFlight, peak atomic.Int64
 		got, err := offload.ProcessAll(y, pages, limit, func(p string) int {
 			n := inFlight.Add(1)
 			defer inFlight.Add(-1)
 			for old := peak.Load(); n > old && !peak.CompareAndSwap(old, n); old = peak.Load() {
 			}
-			if calls.Add(1) == 1 {
-				g.wait() // the first waits for company
-			} else {
-				g.open()
-			}
+			g.wait()
 			time.Sleep(time.Millisecond) // work, off the loop
 			return len(p)
 		})
@@ -113,13 +112,42 @@ func TestParsesRunConcurrentlyUpToTheLimit(t *testing.T) {
 	})
 }
 
+// Parses finish in an order of their own: here each waits for the next
+// page's parse to finish first, within each group of `limit` that run
+// together. The results must still come back in the order of the pages.
+func TestResultsComeInTheOrderOfThePages(t *testing.T) {
+	wstest.Run(t, func(l *loop.Loop, y task.Yield) error {
+		const limit = 3
+		done := make(map[string]chan struct{})
+		for _, p := range pages {
+			done[p] = make(chan struct{})
+		}
+		got, err := offload.ProcessAll(y, pages, limit, func(p string) int {
+			defer close(done[p])
+			i := slices.Index(pages, p)
+			if (i+1)%limit != 0 && i+1 < len(pages) {
+				select {
+				case <-done[pages[i+1]]:
+				case <-time.After(time.Second): // a guard, should the parses start out of order
+				}
+			}
+			return len(p)
+		})
+		if err != nil || !slices.Equal(got, lengths(pages)) {
+			t.Errorf("ProcessAll = %v, %v; want %v, nil: the results in the order of the pages, not of their parses", got, err, lengths(pages))
+		}
+		return nil
+	})
+}
+
 func TestCancellingStopsFurtherParses(t *testing.T) {
 	wstest.Run(t, func(l *loop.Loop, y task.Yield) error {
 		g := newGate(t)
-		var started atomic.Int64
+		var started, finished atomic.Int64
 		parse := func(p string) int {
 			started.Add(1)
 			g.wait()
+			finished.Add(1)
 			return len(p)
 		}
 		job := task.Spawn(l, func(y task.Yield) ([]int, error) {
@@ -134,6 +162,13 @@ func TestCancellingStopsFurtherParses(t *testing.T) {
 		if !errors.Is(err, future.ErrCancelled) {
 			t.Errorf("ProcessAll of a cancelled task returned %v; want a cancellation", err)
 		}
+		// The running parse finishes after the cancellation. Give its
+		// result time to reach the loop, and a next parse time to start,
+		// were anything left to start one.
+		for finished.Load() == 0 {
+			task.Sleep(y, time.Millisecond)
+		}
+		task.Sleep(y, 20*time.Millisecond)
 		if n := started.Load(); n != 1 {
 			t.Errorf("%d parses started; want 1: none may start after the cancellation", n)
 		}

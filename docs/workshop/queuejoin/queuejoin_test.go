@@ -136,13 +136,16 @@ func TestGettersWaitAndAreServedInOrder(t *testing.T) {
 		q.Put("x")
 		q.Put("y")
 		q.Put("z")
+		var each []string // what the first, second and third getter got
 		for _, g := range gs {
-			if _, err := task.Await[string](y, g); err != nil {
+			v, err := task.Await[string](y, g)
+			if err != nil {
 				return err
 			}
+			each = append(each, v)
 		}
-		if !slices.Equal(got, []string{"x", "y", "z"}) {
-			t.Errorf("the getters got %v, in the order they asked; want [x y z]", got)
+		if !slices.Equal(each, []string{"x", "y", "z"}) {
+			t.Errorf("the first, second and third getter got %v; want [x y z]: the first to ask is served first", each)
 		}
 		return nil
 	})
@@ -227,6 +230,33 @@ func TestJoinWaitsAgainForNewWork(t *testing.T) {
 		q.TaskDone()
 		if _, err := task.Gather[struct{}](y, j1, j2); err != nil {
 			t.Errorf("the joiners after the last TaskDone: %v", err)
+		}
+		return nil
+	})
+}
+
+// The wake-up only says "look": a task that calls Get while an item is
+// there takes it at once, even if a woken getter has not resumed yet. The
+// woken getter must look again, find the queue empty, and wait again.
+func TestAWokenGetterLooksAgain(t *testing.T) {
+	wstest.Run(t, func(l *loop.Loop, y task.Yield) error {
+		q := queuejoin.New[string]()
+		var got []string
+		g := getter(l, q, &got)
+		wstest.Turns(y, 3)
+		q.Put("x") // wakes g, which resumes on a later turn
+		if v, err := q.Get(y); v != "x" || err != nil {
+			t.Errorf("a Get with an item in the queue returned %q, %v; want %q at once", v, err, "x")
+			return nil
+		}
+		wstest.Turns(y, 3) // g wakes up to an empty queue
+		if g.Done() {
+			t.Errorf("the woken getter returned (%v) though the queue was empty: it must look again and wait", g.Err())
+			return nil
+		}
+		q.Put("y")
+		if v, err := task.Await[string](y, g); v != "y" || err != nil {
+			t.Errorf("the getter got %q, %v; want %q", v, err, "y")
 		}
 		return nil
 	})

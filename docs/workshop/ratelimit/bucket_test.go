@@ -137,6 +137,31 @@ func TestTokenHandedToACancelledWaiterIsPassedOn(t *testing.T) {
 	})
 }
 
+// The same, with nobody behind the cancelled waiter: its token goes back
+// into the bucket.
+func TestTokenOfACancelledLastWaiterGoesBackIntoTheBucket(t *testing.T) {
+	wstest.Run(t, func(l *loop.Loop, y task.Yield) error {
+		b := ratelimit.NewBucket(l, 1, time.Hour)
+		if err := b.Take(y); err != nil {
+			return err
+		}
+		var order []string
+		w0 := taker(l, b, "w0", &order)
+		wstest.Turns(y, 3)
+		b.Add(1)
+		w0.Cancel()
+		task.Await[struct{}](y, w0)
+		if !errors.Is(w0.Err(), future.ErrCancelled) || len(order) != 0 {
+			t.Errorf("w0's Take returned %v, and tokens went to %v; want a cancellation, and nobody", w0.Err(), order)
+		}
+		wstest.Turns(y, 2)
+		if b.Tokens() != 1 {
+			t.Errorf("the bucket holds %d tokens; want 1: the token w0 could not use is lost", b.Tokens())
+		}
+		return nil
+	})
+}
+
 func TestBucketNeverHoldsMoreThanBurst(t *testing.T) {
 	wstest.Run(t, func(l *loop.Loop, y task.Yield) error {
 		b := ratelimit.NewBucket(l, 2, time.Hour)

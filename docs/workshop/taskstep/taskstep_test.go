@@ -224,3 +224,33 @@ func TestATaskThatCancelsItselfStopsAtItsNextAwait(t *testing.T) {
 		return nil
 	})
 }
+
+// A cancellation is delivered once. The body handles the one that came
+// while its result was on its way, and awaits something else: that Await
+// must wait and return its own result, not a second cancellation.
+func TestACancellationIsDeliveredOnce(t *testing.T) {
+	wstest.Run(t, func(l *loop.Loop, y task.Yield) error {
+		f, g := future.New[int](l), future.New[int](l)
+		tk := taskstep.Spawn(l, func(y taskstep.Yield) (int, error) {
+			if _, err := taskstep.Await(y, f); !errors.Is(err, future.ErrCancelled) {
+				return 0, errors.New("the first Await was not cancelled")
+			}
+			return taskstep.Await(y, g)
+		})
+		wstest.Turns(y, 3)
+		f.SetResult(1)
+		tk.Cancel()
+		wstest.Turns(y, 3)
+		if tk.Done() || g.Cancelled() {
+			_, err := tk.Result()
+			t.Errorf("after one Cancel, handled: task done %v (%v), second future cancelled %v; want false, false",
+				tk.Done(), err, g.Cancelled())
+			return nil
+		}
+		g.SetResult(2)
+		if v, err := task.Await[int](y, tk); v != 2 || err != nil {
+			t.Errorf("the task's result is %v, %v; want 2, nil", v, err)
+		}
+		return nil
+	})
+}

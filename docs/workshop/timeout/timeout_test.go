@@ -18,13 +18,22 @@ import (
 // pass during a test) or a millisecond with nothing to race it.
 
 // clock is the loop, with a record of every timer WithTimeout set.
+// beforeFire, if set, runs in the timer's own callback, just before
+// yours: it plays something that happens in the very turn the deadline
+// passes.
 type clock struct {
 	*loop.Loop
-	timers []*loop.Timer
+	timers     []*loop.Timer
+	beforeFire func()
 }
 
 func (c *clock) CallLater(d time.Duration, fn func()) *loop.Timer {
-	t := c.Loop.CallLater(d, fn)
+	t := c.Loop.CallLater(d, func() {
+		if c.beforeFire != nil {
+			c.beforeFire()
+		}
+		fn()
+	})
 	c.timers = append(c.timers, t)
 	return t
 }
@@ -43,13 +52,12 @@ func (c *clock) armed() int {
 
 // noTimerLeft fails the test if a timer outlived the request. An hour-long
 // timer left armed keeps its closure, and f, alive for an hour; a crawler
-// that did that per request would fill the loop's heap.
+// that did that per request would fill the loop's heap. (Setting no timer
+// at all is fine where f was done from the start: there is nothing to
+// time.)
 func noTimerLeft(t *testing.T, c *clock, y task.Yield) {
 	t.Helper()
 	wstest.Turns(y, 2) // let done callbacks run
-	if len(c.timers) == 0 {
-		t.Error("WithTimeout set no timer with CallLater")
-	}
 	if n := c.armed(); n > 0 {
 		t.Errorf("%d timer(s) still armed after the outcome: cancel the timer once it cannot matter", n)
 	}
@@ -90,6 +98,9 @@ func TestDeadlinePassesAndCancelsF(t *testing.T) {
 		c := &clock{Loop: l}
 		f := future.New[string](l) // never completed by anyone
 		_, err := task.Await(y, timeout.WithTimeout(c, f, time.Millisecond))
+		if len(c.timers) == 0 {
+			t.Error("WithTimeout set no timer with CallLater: how did it know the deadline had passed?")
+		}
 		if !errors.Is(err, timeout.ErrTimeout) {
 			t.Errorf("WithTimeout failed with %v, want ErrTimeout", err)
 		}
@@ -153,6 +164,69 @@ func TestLateDeadlineChangesNothing(t *testing.T) {
 		}
 		if f.Cancelled() {
 			t.Error("f was cancelled after it had already won")
+		}
+		return nil
+	})
+}
+
+// Somebody else cancels f — the request it stood for was abandoned. That
+// is not a timeout: no deadline passed, and a crawler that counted it as
+// one would slow down a host that did nothing wrong.
+func TestAThirdPartysCancelIsNotATimeout(t *testing.T) {
+	wstest.Run(t, func(l *loop.Loop, y task.Yield) error {
+		c := &clock{Loop: l}
+		f := future.New[string](l)
+		out := timeout.WithTimeout(c, f, time.Hour)
+		l.CallSoon(func() { f.Cancel() })
+		_, err := task.Await(y, out)
+		if errors.Is(err, timeout.ErrTimeout) || !errors.Is(err, future.ErrCancelled) {
+			t.Errorf("f was cancelled by someone else, and the output failed with %v; want f's own error, matching future.ErrCancelled", err)
+		}
+		noTimerLeft(t, c, y)
+		return nil
+	})
+}
+
+// In one callback f completes and the owner cancels the output: both of
+// f's done callback and the owner's cancellation want to complete the
+// output. The first decides; the second must complete nothing again (the
+// wstest guard fails the test if anything panics with "completed twice").
+func TestOwnerCancelsInTheTurnFCompletes(t *testing.T) {
+	wstest.Run(t, func(l *loop.Loop, y task.Yield) error {
+		c := &clock{Loop: l}
+		f := future.New[string](l)
+		out := timeout.WithTimeout(c, f, time.Hour)
+		wstest.Turns(y, 1)
+		l.CallSoon(func() {
+			f.SetResult("too late")
+			out.Cancel()
+		})
+		wstest.Turns(y, 3)
+		if _, err := out.Result(); !errors.Is(err, future.ErrCancelled) {
+			t.Errorf("the output's error is %v, want the owner's cancellation", err)
+		}
+		noTimerLeft(t, c, y)
+		return nil
+	})
+}
+
+// The owner cancels the output in the very turn the deadline passes, just
+// before the timer's callback runs: the timer must find the output done,
+// and leave it alone.
+func TestOwnerCancelsInTheTurnTheDeadlinePasses(t *testing.T) {
+	wstest.Run(t, func(l *loop.Loop, y task.Yield) error {
+		c := &clock{Loop: l}
+		f := future.New[string](l)
+		var out *future.Future[string]
+		c.beforeFire = func() { out.Cancel() }
+		out = timeout.WithTimeout(c, f, time.Millisecond)
+		task.Sleep(y, 10*time.Millisecond) // past the deadline
+		wstest.Turns(y, 2)
+		if _, err := out.Result(); errors.Is(err, timeout.ErrTimeout) || !errors.Is(err, future.ErrCancelled) {
+			t.Errorf("the output's error is %v, want the owner's cancellation, which came first", err)
+		}
+		if !f.Cancelled() {
+			t.Error("f is still pending after its only consumer cancelled")
 		}
 		return nil
 	})

@@ -141,6 +141,41 @@ func TestAPostDuringTakeIsNeverStranded(t *testing.T) {
 	}
 }
 
+// The same race, a moment later: the post lands just after Take has taken
+// the posts, before Take returns. It is not among the callbacks taken, so
+// it must have rung the bell.
+func TestAPostJustAfterTheTakeIsNeverStranded(t *testing.T) {
+	b := &bell{}
+	in := wakeup.New(b)
+	var log []string
+	in.Post(record(&log, "A"))
+	landed := false
+	wakeup.AfterTakeAll(in, func() {
+		wakeup.AfterTakeAll(in, nil)
+		landed = true
+		in.Post(record(&log, "X"))
+	})
+	first, err := in.Take()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !landed {
+		t.Fatal("Take did not call in.takeAll(), so this test could not land its post there")
+	}
+	runAll(first)
+	if !slices.Contains(log, "X") && !b.rung {
+		t.Fatal("X, posted just after Take took the posts, was not taken, and the bell is silent: X is stranded")
+	}
+	rest, err := in.Take()
+	if err != nil {
+		t.Fatal(err)
+	}
+	runAll(rest)
+	if !slices.Equal(log, []string{"A", "X"}) {
+		t.Fatalf("the loop ran %v; want [A X]", log)
+	}
+}
+
 func TestARingThatFailsIsReportedAndRetried(t *testing.T) {
 	boom := errors.New("write eventfd: bad file descriptor")
 	b := &bell{failNext: boom}

@@ -18,13 +18,14 @@ type App struct {
 }
 
 // Usage is the runner's help.
-const Usage = `The loopkit workshop: twelve exercises, each a hole cut in code you have read.
+const Usage = `The loopkit workshop: fourteen exercises, each a hole cut in code you have read.
 
-  go run ./docs/workshop list           progress: ✓ solved, ✗ not yet (runs the tests)
-  go run ./docs/workshop next           the first exercise not solved yet, and how to start
-  go run ./docs/workshop hint NAME [N]  hint N (1, 2 or 3) of an exercise, one at a time
-  go run ./docs/workshop verify NAME    run an exercise's tests, with their output
-  go run ./docs/workshop watch [NAME]   verify again each time you save (Ctrl-C stops)
+  go run ./docs/workshop list              progress: ✓ solved, ✗ not yet (runs every test)
+  go run ./docs/workshop next              the first exercise not solved yet, and how to start
+  go run ./docs/workshop hint NAME [N]     hint N (1, 2 or 3) of an exercise, one at a time
+  go run ./docs/workshop hint NAME wrong   the wrong answers people commonly give, where known
+  go run ./docs/workshop verify NAME       run an exercise's tests, with their output
+  go run ./docs/workshop watch [NAME]      verify again each time you save (Ctrl-C stops)
 
 NAME is an exercise's name or its number. Edit docs/workshop/NAME/exercise.go only.
 `
@@ -145,21 +146,28 @@ func FormatList(results map[string]*Result, titles []string) string {
 	return b.String()
 }
 
+// next runs the exercises' tests one exercise at a time, in order, and
+// stops at the first that fails: the ones after it are not run at all.
+// (go test's cache makes the solved ones quick.)
 func (a *App) next(ctx context.Context) error {
-	results, err := a.progress(ctx)
-	if err != nil {
-		return err
+	fmt.Fprintln(a.Out, "Running each exercise's tests in order, up to the first not solved...")
+	for i, e := range Exercises {
+		results, err := a.Tester.Results(ctx, []Exercise{e})
+		if err != nil {
+			return err
+		}
+		res := resultOf(results, e)
+		if !res.Passed {
+			r, err := a.readme(e)
+			if err != nil {
+				return err
+			}
+			fmt.Fprint(a.Out, FormatNext(e, r, res))
+			return nil
+		}
+		fmt.Fprintf(a.Out, "  ✓ %2d. %s\n", i+1, e.Name)
 	}
-	e, _, ok := FirstUnsolved(results)
-	if !ok {
-		fmt.Fprintln(a.Out, "\nEvery exercise is solved. Compare yours with docs/workshop/solutions/, and read the real code each was cut from.")
-		return nil
-	}
-	r, err := a.readme(e)
-	if err != nil {
-		return err
-	}
-	fmt.Fprint(a.Out, FormatNext(e, r, resultOf(results, e)))
+	fmt.Fprintln(a.Out, "\nEvery exercise is solved. Compare yours with docs/workshop/solutions/, and read the real code each was cut from.")
 	return nil
 }
 
@@ -179,10 +187,35 @@ func FormatNext(e Exercise, r Readme, res Result) string {
 	return b.String()
 }
 
+// hintFile reads hints/NAME.md: its hints, and its common wrong answers
+// ("" if it lists none).
+func (a *App) hintFile(e Exercise) ([]string, string, error) {
+	b, err := fs.ReadFile(a.Files, "hints/"+e.Name+".md")
+	if err != nil {
+		return nil, "", err
+	}
+	hints, err := ParseHints(string(b))
+	if err != nil {
+		return nil, "", fmt.Errorf("hints/%s.md: %w", e.Name, err)
+	}
+	return hints, ParseWrongAnswers(string(b)), nil
+}
+
 func (a *App) hint(args []string) error {
 	e, _, err := Lookup(args[0])
 	if err != nil {
 		return err
+	}
+	hints, wrong, err := a.hintFile(e)
+	if err != nil {
+		return err
+	}
+	if len(args) == 2 && args[1] == "wrong" {
+		if wrong == "" {
+			return fmt.Errorf("%s lists no common wrong answers; its hints are 1 to %d", e.Name, len(hints))
+		}
+		fmt.Fprintf(a.Out, "\n%s — common wrong answers\n\n%s\n", e.Name, Plain(wrong))
+		return nil
 	}
 	n := 1
 	if len(args) == 2 {
@@ -190,15 +223,7 @@ func (a *App) hint(args []string) error {
 			return fmt.Errorf("hint %s %s: the hint's number is 1, 2 or 3", args[0], args[1])
 		}
 	}
-	b, err := fs.ReadFile(a.Files, "hints/"+e.Name+".md")
-	if err != nil {
-		return err
-	}
-	hints, err := ParseHints(string(b))
-	if err != nil {
-		return fmt.Errorf("hints/%s.md: %w", e.Name, err)
-	}
-	text, err := FormatHint(e, hints, n)
+	text, err := FormatHint(e, hints, n, wrong != "")
 	if err != nil {
 		return err
 	}
@@ -206,8 +231,10 @@ func (a *App) hint(args []string) error {
 	return nil
 }
 
-// FormatHint shows hint n alone, and says how to get the next one.
-func FormatHint(e Exercise, hints []string, n int) (string, error) {
+// FormatHint shows hint n alone, and says how to get the next one; after
+// the last, where the solution is, and the common wrong answers if the
+// exercise lists some.
+func FormatHint(e Exercise, hints []string, n int, wrong bool) (string, error) {
 	if n < 1 || n > len(hints) {
 		return "", fmt.Errorf("%s has hints 1 to %d", e.Name, len(hints))
 	}
@@ -216,6 +243,9 @@ func FormatHint(e Exercise, hints []string, n int) (string, error) {
 	if n < len(hints) {
 		fmt.Fprintf(&b, "Still stuck? go run ./docs/workshop hint %s %d\n", e.Name, n+1)
 	} else {
+		if wrong {
+			fmt.Fprintf(&b, "Passing some tests but not all? The usual mistakes: go run ./docs/workshop hint %s wrong\n", e.Name)
+		}
 		fmt.Fprintf(&b, "That was the last hint. The reference solution is docs/workshop/solutions/%s/exercise.go:\nread it once yours passes, or when you have given up for today.\n", e.Name)
 	}
 	return b.String(), nil
@@ -232,6 +262,9 @@ func (a *App) verify(ctx context.Context, name string) (int, error) {
 	}
 	fmt.Fprint(a.Out, FormatVerdict(e, ok, e.Race && a.Tester.RaceDetector()))
 	if !ok {
+		if _, wrong, err := a.hintFile(e); err == nil && wrong != "" {
+			fmt.Fprintf(a.Out, "  The usual mistakes: go run ./docs/workshop hint %s wrong\n", e.Name)
+		}
 		return 1, nil
 	}
 	return 0, nil

@@ -5,22 +5,25 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 )
 
 // fakeTester reports the exercises in solved as passing, the rest as
-// failing one test of three.
+// failing one test of three. It records which exercises it ran.
 type fakeTester struct {
 	solved   map[string]bool
 	verified []string
+	ran      []string
 	noRace   bool
 }
 
 func (f *fakeTester) Results(_ context.Context, exs []Exercise) (map[string]*Result, error) {
 	res := make(map[string]*Result)
 	for _, e := range exs {
+		f.ran = append(f.ran, e.Name)
 		if f.solved[e.Name] {
 			res[e.Package()] = &Result{Ran: true, Passed: true, Tests: 3}
 		} else {
@@ -44,7 +47,11 @@ func files() fstest.MapFS {
 	for i, e := range Exercises {
 		fsys[e.Name+"/README.md"] = &fstest.MapFile{Data: []byte(fmt.Sprintf(
 			"# %d. %s — title of %s\n\nSummary of %s, with a [link](x.go).\n\n## The rules\n\nwhat the rules say\n", i+1, e.Name, e.Name, e.Name))}
-		fsys["hints/"+e.Name+".md"] = &fstest.MapFile{Data: []byte("## Hint 1\none\n## Hint 2\ntwo\n## Hint 3\nthree\n")}
+		hints := "## Hint 1\none\n## Hint 2\ntwo\n## Hint 3\nthree\n"
+		if e.Name == "chunked" {
+			hints += "\n## Common wrong answers\n\n- the usual one\n"
+		}
+		fsys["hints/"+e.Name+".md"] = &fstest.MapFile{Data: []byte(hints)}
 	}
 	return fsys
 }
@@ -68,22 +75,22 @@ func mustContain(t *testing.T, out string, parts ...string) {
 }
 
 func TestListShowsProgressAndWhatIsNext(t *testing.T) {
-	out, status, _ := run(t, map[string]bool{"minifuture": true, "timeout": true}, "list")
+	out, status, _ := run(t, map[string]bool{"timerheap": true, "minifuture": true}, "list")
 	if status != 0 {
 		t.Errorf("list exited %d", status)
 	}
 	mustContain(t, out,
-		"2 of 12 exercises solved",
-		"  ✓  1. minifuture  title of minifuture\n",
-		"  ✗  2. countdown   title of countdown (1 of 3 tests fail)\n",
-		"  ✓  3. timeout     title of timeout\n",
-		"  ✗ 12. frontier    title of frontier (1 of 3 tests fail)\n",
-		"Next: countdown — go run ./docs/workshop next")
+		"2 of 14 exercises solved",
+		"  ✓  1. timerheap   title of timerheap\n",
+		"  ✗  2. echo        title of echo (1 of 3 tests fail)\n",
+		"  ✓  3. minifuture  title of minifuture\n",
+		"  ✗ 14. wakeup      title of wakeup (1 of 3 tests fail)\n",
+		"Next: echo — go run ./docs/workshop next")
 }
 
 func TestNoArgumentsIsList(t *testing.T) {
 	out, status, _ := run(t, nil)
-	if status != 0 || !strings.Contains(out, "0 of 12 exercises solved") {
+	if status != 0 || !strings.Contains(out, "0 of 14 exercises solved") {
 		t.Errorf("no arguments: status %d, output\n%s", status, out)
 	}
 }
@@ -94,22 +101,27 @@ func TestAllSolved(t *testing.T) {
 		all[e.Name] = true
 	}
 	out, _, _ := run(t, all, "list")
-	mustContain(t, out, "12 of 12 exercises solved", "All solved.")
+	mustContain(t, out, "14 of 14 exercises solved", "All solved.")
 	out, _, _ = run(t, all, "next")
 	mustContain(t, out, "Every exercise is solved.")
 }
 
 func TestNextIntroducesTheFirstUnsolved(t *testing.T) {
-	out, status, _ := run(t, map[string]bool{"minifuture": true}, "next")
+	out, status, ft := run(t, map[string]bool{"timerheap": true, "minifuture": true}, "next")
 	if status != 0 {
 		t.Errorf("next exited %d", status)
 	}
+	// It stops at the first that fails: what comes after is not run.
+	if want := []string{"timerheap", "echo"}; !slices.Equal(ft.ran, want) {
+		t.Errorf("next ran the tests of %v; want %v, in that order, and nothing after the first unsolved", ft.ran, want)
+	}
+	mustContain(t, out, "  ✓  1. timerheap\n")
 	mustContain(t, out,
-		"Next: 2. countdown — title of countdown (1 of 3 tests fail)",
-		"Summary of countdown, with a link.",
-		"docs/workshop/countdown/exercise.go",
-		"go run ./docs/workshop verify countdown",
-		"go run ./docs/workshop hint countdown 1")
+		"Next: 2. echo — title of echo (1 of 3 tests fail)",
+		"Summary of echo, with a link.",
+		"docs/workshop/echo/exercise.go",
+		"go run ./docs/workshop verify echo",
+		"go run ./docs/workshop hint echo 1")
 	if strings.Contains(out, "what the rules say") {
 		t.Errorf("next printed more than the summary:\n%s", out)
 	}
@@ -121,7 +133,7 @@ func TestHintsComeOneAtATime(t *testing.T) {
 		t.Errorf("hint timeout: status %d, output\n%s", status, out)
 	}
 	mustContain(t, out, "go run ./docs/workshop hint timeout 2")
-	out, _, _ = run(t, nil, "hint", "3", "2") // by number
+	out, _, _ = run(t, nil, "hint", "5", "2") // by number
 	if !strings.Contains(out, "timeout — hint 2 of 3\n\ntwo\n") || strings.Contains(out, "one") || strings.Contains(out, "three") {
 		t.Errorf("hint 3 2: output\n%s", out)
 	}
@@ -131,6 +143,23 @@ func TestHintsComeOneAtATime(t *testing.T) {
 		if out, status, _ := run(t, nil, bad...); status == 0 || !strings.HasPrefix(strings.TrimSpace(out), "workshop:") {
 			t.Errorf("%q: status %d, output\n%s", bad, status, out)
 		}
+	}
+}
+
+func TestCommonWrongAnswers(t *testing.T) {
+	out, status, _ := run(t, nil, "hint", "chunked", "wrong")
+	if status != 0 || !strings.Contains(out, "chunked — common wrong answers\n\n- the usual one\n") {
+		t.Errorf("hint chunked wrong: status %d, output\n%s", status, out)
+	}
+	out, _, _ = run(t, nil, "hint", "chunked", "3")
+	mustContain(t, out, "go run ./docs/workshop hint chunked wrong")
+	out, _, _ = run(t, nil, "verify", "chunked")
+	mustContain(t, out, "The usual mistakes: go run ./docs/workshop hint chunked wrong")
+	if out, status, _ := run(t, nil, "hint", "timeout", "wrong"); status == 0 || !strings.Contains(out, "lists no common wrong answers") {
+		t.Errorf("hint timeout wrong, which has none: status %d, output\n%s", status, out)
+	}
+	if out, _, _ := run(t, nil, "hint", "timeout", "3"); strings.Contains(out, "wrong") {
+		t.Errorf("the last hint of an exercise without common wrong answers points to them:\n%s", out)
 	}
 }
 

@@ -21,21 +21,26 @@ type Exercise struct {
 }
 
 // Exercises are the workshop's exercises in the order to do them: the
-// order of the layers, each using what the one before practised. The
-// number in each README's title is its place here (a test checks it).
+// order of the tutorial's stages, each of which ends by naming its
+// exercises, so that a learner practises what was just read. The number
+// in each README's title is its place here (a test checks it).
+// The two longest are cut in two parts of about twenty minutes each; a
+// part 2 gives part 1's answer in its doc.go, so it stands on its own.
 var Exercises = []Exercise{
+	{Name: "timerheap"},
+	{Name: "echo", Race: true},
 	{Name: "minifuture"},
 	{Name: "countdown"},
 	{Name: "timeout"},
-	{Name: "timerheap"},
-	{Name: "wakeup", Race: true},
-	{Name: "echo", Race: true},
 	{Name: "taskstep"},
-	{Name: "queuejoin"},
 	{Name: "ratelimit"},
+	{Name: "queuejoin"},
+	{Name: "chunksize"},  // chunked, part 1 of 2
+	{Name: "chunked"},    // part 2
+	{Name: "hostqueues"}, // the frontier, part 1 of 2
+	{Name: "frontier"},   // part 2
 	{Name: "offload", Race: true},
-	{Name: "chunked"},
-	{Name: "frontier"},
+	{Name: "wakeup", Race: true},
 }
 
 // Module is the module path the exercise packages live under.

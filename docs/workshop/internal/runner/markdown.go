@@ -36,11 +36,20 @@ func ParseReadme(text string) (Readme, error) {
 	return Readme{Number: n, Name: m[2], Title: m[3], Summary: strings.TrimSpace(summary)}, nil
 }
 
-var hintHeading = regexp.MustCompile(`(?m)^## Hint (\d+)\s*$`)
+var (
+	hintHeading = regexp.MustCompile(`(?m)^## Hint (\d+)\s*$`)
+	anyHeading  = regexp.MustCompile(`(?m)^## `)
+)
+
+// WrongAnswersHeading heads the optional last section of hints/NAME.md:
+// the wrong answers learners commonly give, which the runner shows with
+// "hint NAME wrong".
+const WrongAnswersHeading = "## Common wrong answers"
 
 // ParseHints splits hints/NAME.md into its hints, in order. Hint N must be
 // the Nth section, so a missing or misnumbered hint is an error, not a
-// hint silently skipped.
+// hint silently skipped. A hint ends at the next "## " heading of any
+// kind.
 func ParseHints(text string) ([]string, error) {
 	locs := hintHeading.FindAllStringSubmatchIndex(text, -1)
 	if len(locs) == 0 {
@@ -52,12 +61,25 @@ func ParseHints(text string) ([]string, error) {
 			return nil, fmt.Errorf("hint %d is headed \"Hint %d\"", i+1, n)
 		}
 		end := len(text)
-		if i+1 < len(locs) {
-			end = locs[i+1][0]
+		if next := anyHeading.FindStringIndex(text[loc[1]:]); next != nil {
+			end = loc[1] + next[0]
 		}
 		hints = append(hints, strings.TrimSpace(text[loc[1]:end]))
 	}
 	return hints, nil
+}
+
+// ParseWrongAnswers returns the "## Common wrong answers" section of
+// hints/NAME.md, without its heading; "" if there is none.
+func ParseWrongAnswers(text string) string {
+	_, rest, ok := strings.Cut(text, "\n"+WrongAnswersHeading+"\n")
+	if !ok {
+		return ""
+	}
+	if next := anyHeading.FindStringIndex(rest); next != nil {
+		rest = rest[:next[0]]
+	}
+	return strings.TrimSpace(rest)
 }
 
 var mdLink = regexp.MustCompile(`\[([^\]]+)\]\([^)\s]+\)`)

@@ -29,6 +29,17 @@ func TestParseHints(t *testing.T) {
 	if want := []string{"first", "second,\nin two lines", "third"}; !slices.Equal(hints, want) {
 		t.Fatalf("ParseHints = %q, want %q", hints, want)
 	}
+	text := "## Hint 1\none\n## Hint 2\ntwo\n## Hint 3\nthree\n\n## Common wrong answers\n\n- this\n- that\n"
+	hints, err = ParseHints(text)
+	if want := []string{"one", "two", "three"}; err != nil || !slices.Equal(hints, want) {
+		t.Fatalf("ParseHints = %q, %v; want %q: the last hint ends at the next heading", hints, err, want)
+	}
+	if got := ParseWrongAnswers(text); got != "- this\n- that" {
+		t.Fatalf("ParseWrongAnswers = %q", got)
+	}
+	if got := ParseWrongAnswers("## Hint 1\none\n"); got != "" {
+		t.Fatalf("ParseWrongAnswers of a file without them = %q", got)
+	}
 	for _, bad := range []string{"no heading at all", "## Hint 2\nskips one\n", "## Hint 1\na\n## Hint 3\nc\n"} {
 		if _, err := ParseHints(bad); err == nil {
 			t.Errorf("ParseHints(%q) accepted misnumbered hints", bad)

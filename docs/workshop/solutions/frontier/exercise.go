@@ -7,51 +7,41 @@ import (
 	"time"
 )
 
-// Frontier holds URLs in per-host queues and hands one out only when its
-// host may start a request. Hosts that have work and room sit in a heap
-// ordered by their next allowed start, so Next looks at one host, never
-// scans them all: a million URLs waiting on a slow host cost nothing per
-// call.
-type Frontier struct {
-	gap     time.Duration
-	perHost int
-	hosts   map[string]*host
-	ready   hostHeap
+// Less orders ready by next start, then by the order hosts were first
+// seen: container/heap is not stable, and without the tie-break two hosts
+// ready at the same moment go in whatever order its swaps leave them.
+func (q hostHeap) Less(i, j int) bool {
+	if q[i].nextStart != q[j].nextStart {
+		return q[i].nextStart < q[j].nextStart
+	}
+	return q[i].seq < q[j].seq
 }
 
-type host struct {
-	name      string
-	seq       int // creation order: breaks ties in the heap
-	queue     []string
-	inFlight  int
-	nextStart time.Duration // no request starts before this
-	index     int           // position in the heap; -1 when not in it
-}
-
-// ready: it has work and room. Its time may not have come yet.
-func (h *host) ready(perHost int) bool { return len(h.queue) > 0 && h.inFlight < perHost }
-
-// New returns an empty frontier that spaces the starts of two requests to
-// one host by at least gap, and lets at most perHost be in flight to one
-// host at once.
-func New(gap time.Duration, perHost int) *Frontier {
-	return &Frontier{gap: gap, perHost: perHost, hosts: make(map[string]*host)}
+// place puts h where it belongs in ready after any change to it: in the
+// heap at its place, or out of it. Every method that changes a host calls
+// it, so ready is always exactly the hosts with work and room.
+func (f *Frontier) place(h *host) {
+	want := len(h.queue) > 0 && h.inFlight < f.perHost
+	switch in := h.index >= 0; {
+	case want && in:
+		heap.Fix(&f.ready, h.index) // its time changed, or nothing did: Fix is cheap either way
+	case want:
+		heap.Push(&f.ready, h)
+	case in:
+		heap.Remove(&f.ready, h.index)
+	}
 }
 
 // Push queues url at the back of host's queue.
 func (f *Frontier) Push(name, url string) {
-	h := f.hosts[name]
-	if h == nil {
-		h = &host{name: name, seq: len(f.hosts), index: -1}
-		f.hosts[name] = h
-	}
+	h := f.host(name)
 	h.queue = append(h.queue, url)
 	f.place(h)
 }
 
 // Next hands out the next job at time now, if a host may start one: the
 // host at the top of the heap, if its time has come. If it has not, no
-// other host's has either.
+// other host's has either — one look, however many hosts wait.
 func (f *Frontier) Next(now time.Duration) (Job, bool) {
 	if len(f.ready) == 0 || f.ready[0].nextStart > now {
 		return Job{}, false
@@ -77,12 +67,7 @@ func (f *Frontier) Done(name string) {
 // HoldUntil makes host wait: nothing of it starts before t. It only ever
 // moves the host's time later.
 func (f *Frontier) HoldUntil(name string, t time.Duration) {
-	h := f.hosts[name]
-	if h == nil {
-		h = &host{name: name, seq: len(f.hosts), index: -1}
-		f.hosts[name] = h
-	}
-	if t > h.nextStart {
+	if h := f.host(name); t > h.nextStart {
 		h.nextStart = t
 		f.place(h)
 	}
@@ -94,45 +79,4 @@ func (f *Frontier) Wake() (time.Duration, bool) {
 		return 0, false
 	}
 	return f.ready[0].nextStart, true
-}
-
-// place puts h where it belongs after any change: in the heap at its
-// place, or out of it.
-func (f *Frontier) place(h *host) {
-	switch in := h.index >= 0; {
-	case h.ready(f.perHost) && in:
-		heap.Fix(&f.ready, h.index)
-	case h.ready(f.perHost):
-		heap.Push(&f.ready, h)
-	case in:
-		heap.Remove(&f.ready, h.index)
-	}
-}
-
-// hostHeap orders hosts by next allowed start, then creation order.
-type hostHeap []*host
-
-func (q hostHeap) Len() int { return len(q) }
-func (q hostHeap) Less(i, j int) bool {
-	if q[i].nextStart != q[j].nextStart {
-		return q[i].nextStart < q[j].nextStart
-	}
-	return q[i].seq < q[j].seq
-}
-func (q hostHeap) Swap(i, j int) {
-	q[i], q[j] = q[j], q[i]
-	q[i].index, q[j].index = i, j
-}
-func (q *hostHeap) Push(x any) {
-	h := x.(*host)
-	h.index = len(*q)
-	*q = append(*q, h)
-}
-func (q *hostHeap) Pop() any {
-	old := *q
-	h := old[len(old)-1]
-	old[len(old)-1] = nil
-	*q = old[:len(old)-1]
-	h.index = -1
-	return h
 }

@@ -2,30 +2,11 @@
 
 package wakeup
 
-import (
-	"sync"
-	"sync/atomic"
-)
-
-// Inbox holds the callbacks other goroutines post to a loop, and rings the
-// loop's bell so that it wakes up to take them.
-type Inbox struct {
-	bell    Bell
-	pending atomic.Bool // a ring is on its way, and the loop has not taken the posts yet
-	mu      sync.Mutex
-	fns     []func()
-}
-
-// New returns an empty inbox that rings bell.
-func New(bell Bell) *Inbox { return &Inbox{bell: bell} }
-
 // Post queues fn for the loop and makes sure the loop will wake up to take
 // it. Only the first post after each Take rings: a thousand posts in a
 // burst cost one system call, not a thousand.
 func (in *Inbox) Post(fn func()) error {
-	in.mu.Lock()
-	in.fns = append(in.fns, fn)
-	in.mu.Unlock()
+	in.add(fn)
 	if !in.pending.CompareAndSwap(false, true) {
 		// A ring is on its way and the loop has not re-armed yet, so its
 		// Take is still to come, and fn is already queued for it.
@@ -49,9 +30,5 @@ func (in *Inbox) Take() ([]func(), error) {
 		return nil, err
 	}
 	in.pending.Store(false)
-	in.mu.Lock()
-	fns := in.fns
-	in.fns = nil
-	in.mu.Unlock()
-	return fns, nil
+	return in.takeAll(), nil
 }
