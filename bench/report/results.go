@@ -14,8 +14,9 @@ type Results struct {
 	Targets   []Target   `json:"targets,omitempty"`
 }
 
-// Target is one of the figures the project set out to reach, next to
-// what this invocation measured.
+// Target is one of the project's reference targets for a 2-core machine,
+// next to what this invocation measured: reported apart from the
+// measurements, never asserted.
 type Target struct {
 	Scenario string `json:"scenario"`
 	What     string `json:"what"`
