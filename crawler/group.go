@@ -48,6 +48,9 @@ type Group struct {
 func NewGroup(g *loop.Group, cfg Config) (*Group, error) {
 	cfg = cfg.withDefaults()
 	n := g.Len()
+	if cfg.Shared != nil && n > 1 {
+		return nil, errors.New("crawler: a shared crawl runs on one loop per process (add processes, not loops)")
+	}
 	gr := &Group{loops: g, cfg: cfg, budget: newBudget(cfg), out: &sink{}}
 	for i := range n {
 		var sh *shard
