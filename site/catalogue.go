@@ -12,6 +12,7 @@ type catalogue struct {
 	seed   uint64
 	fanOut int
 	padTo  int      // PageBytes: book pages are padded with prose to this size
+	hosts  int      // Config.Hosts: how many hosts share the pages (hosts.go)
 	slugs  []string // slugs[id-1] is the slug of book id; ids start at 1, so "_0" is never a book
 	catOf  []int32  // catOf[id-1] is the index of the category that lists book id
 	cats   []category
@@ -34,6 +35,7 @@ func newCatalogue(cfg Config) *catalogue {
 		seed:   uint64(cfg.Seed),
 		fanOut: cfg.FanOut,
 		padTo:  cfg.PageBytes,
+		hosts:  max(cfg.Hosts, 1),
 		slugs:  make([]string, books),
 		catOf:  make([]int32, books),
 	}

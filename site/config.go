@@ -28,6 +28,12 @@ type Config struct {
 	// to at least this many bytes of HTML (prose.go): real documentation's
 	// 30–100 KB instead of the shop's 1–2 KB. The link graph is the same.
 	PageBytes int
+	// Hosts splits the site over this many hosts (default 1), served on consecutive
+	// ports from the one Start is given: host h listens on port+h. Every page belongs
+	// to exactly one host (hosts.go says which), and a link to a page on another host
+	// is an absolute URL with that host's port. The same Config on the same ports is
+	// the same site, so a crawl stopped and started again finds the same URLs.
+	Hosts int
 	// Public allows Start to listen on a non-loopback address. Off by default: a test
 	// site should never be reachable from another machine by accident.
 	Public bool
@@ -43,6 +49,7 @@ const (
 	maxFanOut = 1000
 	maxDepth  = 1000
 	maxBytes  = 4 << 20
+	maxHosts  = 1000
 )
 
 // withDefaults returns cfg with zero fields replaced by their defaults, or an error
@@ -57,6 +64,9 @@ func (cfg Config) withDefaults() (Config, error) {
 	if cfg.Depth == 0 {
 		cfg.Depth = 3
 	}
+	if cfg.Hosts == 0 {
+		cfg.Hosts = 1
+	}
 	// One error at a time, on one line: cmd/site prints it as is.
 	switch {
 	case cfg.Pages < 1 || cfg.Pages > maxPages:
@@ -67,6 +77,8 @@ func (cfg Config) withDefaults() (Config, error) {
 		return cfg, fmt.Errorf("%w: depth must be between 1 and %d, not %d", ErrConfig, maxDepth, cfg.Depth)
 	case cfg.PageBytes < 0 || cfg.PageBytes > maxBytes:
 		return cfg, fmt.Errorf("%w: page bytes must be between 0 and %d, not %d", ErrConfig, maxBytes, cfg.PageBytes)
+	case cfg.Hosts < 1 || cfg.Hosts > maxHosts:
+		return cfg, fmt.Errorf("%w: hosts must be between 1 and %d, not %d", ErrConfig, maxHosts, cfg.Hosts)
 	case cfg.CrawlDelay < 0:
 		return cfg, fmt.Errorf("%w: crawl delay must not be negative, not %v", ErrConfig, cfg.CrawlDelay)
 	}

@@ -48,21 +48,38 @@ func inProcess(h http.Handler) fetchFunc {
 // referenceCrawl crawls breadth-first from root and returns each fetched URL's status.
 func referenceCrawl(t *testing.T, fetch fetchFunc, root string, robots bool) map[string]int {
 	t.Helper()
-	rootURL, err := url.Parse(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var allowed func(*url.URL) bool
-	if robots {
-		status, _, body, err := fetch(root + "robots.txt")
-		if err != nil || status != http.StatusOK {
-			t.Fatalf("robots.txt: %d %v", status, err)
+	fetched, _ := referenceCrawlFrom(t, fetch, []string{root}, robots)
+	return fetched
+}
+
+// referenceCrawlFrom crawls breadth-first from every root, staying on their origins and
+// obeying each origin's own robots.txt. It returns each fetched URL's status, and for
+// each URL the origins ("http://host:port") of the pages and redirects that lead to it.
+func referenceCrawlFrom(t *testing.T, fetch fetchFunc, roots []string, robots bool) (map[string]int, map[string]map[string]bool) {
+	t.Helper()
+	allowed := map[string]func(*url.URL) bool{} // by origin
+	for _, root := range roots {
+		rootURL, err := url.Parse(root)
+		if err != nil {
+			t.Fatal(err)
 		}
-		allowed = parseRobots(string(body))
+		allowed[rootURL.Scheme+"://"+rootURL.Host] = func(*url.URL) bool { return true }
+		if robots {
+			status, _, body, err := fetch(root + "robots.txt")
+			if err != nil || status != http.StatusOK {
+				t.Fatalf("robots.txt: %d %v", status, err)
+			}
+			allowed[rootURL.Scheme+"://"+rootURL.Host] = parseRobots(string(body))
+		}
 	}
 	fetched := map[string]int{}
-	seen := map[string]bool{root: true}
-	queue := []string{root}
+	from := map[string]map[string]bool{}
+	seen := map[string]bool{}
+	var queue []string
+	for _, root := range roots {
+		seen[root] = true
+		queue = append(queue, root)
+	}
 	for i := 0; i < len(queue); i++ {
 		if i > 100_000 {
 			t.Fatal("the crawl does not end")
@@ -74,6 +91,7 @@ func referenceCrawl(t *testing.T, fetch fetchFunc, root string, robots bool) map
 		}
 		fetched[u] = status
 		base, _ := url.Parse(u)
+		here := base.Scheme + "://" + base.Host
 		var hrefs []string
 		switch {
 		case status >= 300 && status < 400:
@@ -83,19 +101,27 @@ func referenceCrawl(t *testing.T, fetch fetchFunc, root string, robots bool) map
 		}
 		for _, href := range hrefs {
 			next, ok := normalize(base, href)
-			if !ok || next.Scheme != rootURL.Scheme || next.Host != rootURL.Host {
-				continue // not a web link, or another origin: a strict crawler stays home
+			if !ok {
+				continue // not a web link
 			}
-			if robots && !allowed(next) {
-				continue
+			allow := allowed[next.Scheme+"://"+next.Host]
+			if allow == nil || !allow(next) {
+				continue // another origin (a strict crawler stays on the roots'), or disallowed
 			}
-			if s := next.String(); !seen[s] {
+			s := next.String()
+			if from[s] == nil {
+				from[s] = map[string]bool{}
+			}
+			if s != u { // a link to the page itself ("#reviews") leads nowhere new
+				from[s][here] = true
+			}
+			if !seen[s] {
 				seen[s] = true
 				queue = append(queue, s)
 			}
 		}
 	}
-	return fetched
+	return fetched, from
 }
 
 func isHTML(contentType string) bool {

@@ -9,8 +9,11 @@ import (
 )
 
 // The instrument endpoints misbehave on purpose, each in one way a crawler must survive.
-// None is linked from the site: tests and benchmarks request them by name. Those that
-// wait also watch s.done, so that Close never waits on them.
+// None is linked from the site: tests and benchmarks request them by name. Every host
+// of the site has them, so that a test of politeness per host can slow down or fail
+// each host on its own; the endpoints that count their requests (/flaky, /limited,
+// /drop) count them per host. Those that wait also watch s.done, so that Close never
+// waits on them.
 
 func isInstrument(path string) bool {
 	switch path {
@@ -21,20 +24,20 @@ func isInstrument(path string) bool {
 }
 
 // serveInstrument answers the instrument endpoints and reports whether path was one.
-func (s *Site) serveInstrument(w http.ResponseWriter, r *http.Request) bool {
+func (s *Site) serveInstrument(h int, w http.ResponseWriter, r *http.Request) bool {
 	switch r.URL.Path {
 	case "/delay":
 		s.serveDelay(w, r)
 	case "/hang":
 		s.serveHang(w, r)
 	case "/flaky":
-		s.serveFlaky(w, r)
+		s.serveFlaky(h, w, r)
 	case "/limited":
-		s.serveLimited(w, r)
+		s.serveLimited(h, w, r)
 	case "/dribble":
 		s.serveDribble(w, r)
 	case "/drop":
-		s.serveDrop(w, r)
+		s.serveDrop(h, w, r)
 	case "/reset-mid-body":
 		s.serveResetMidBody(w, r)
 	default:
@@ -68,13 +71,13 @@ func (s *Site) serveHang(_ http.ResponseWriter, r *http.Request) {
 }
 
 // /flaky?id=X&fail=N answers 503 to the first N requests for id X, then 200.
-func (s *Site) serveFlaky(w http.ResponseWriter, r *http.Request) {
+func (s *Site) serveFlaky(h int, w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	id, fail, ok := idAndCount(w, q, "fail")
 	if !ok {
 		return
 	}
-	if s.faults.next("flaky", id) < fail {
+	if s.faults.next(h, "flaky", id) < fail {
 		respond(w, http.StatusServiceUnavailable, ctText, unavailableMsg)
 		return
 	}
@@ -85,7 +88,7 @@ func (s *Site) serveFlaky(w http.ResponseWriter, r *http.Request) {
 // for id X, then 200. form=date sends the same delay as an HTTP-date (rounded up to the
 // next second, so that honouring it never waits less than S); form=invalid sends a value
 // that a client must ignore.
-func (s *Site) serveLimited(w http.ResponseWriter, r *http.Request) {
+func (s *Site) serveLimited(h int, w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	id, n, ok := idAndCount(w, q, "n")
 	if !ok {
@@ -109,7 +112,7 @@ func (s *Site) serveLimited(w http.ResponseWriter, r *http.Request) {
 		badRequest(w, "form must be seconds, date or invalid")
 		return
 	}
-	if s.faults.next("limited", id) < n {
+	if s.faults.next(h, "limited", id) < n {
 		w.Header().Set("Retry-After", retryAfter)
 		respond(w, http.StatusTooManyRequests, ctText, tooManyMsg)
 		return
@@ -174,8 +177,8 @@ func (s *Site) sleep(r *http.Request, d time.Duration) bool {
 var recoveredPage = []byte("<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>Recovered | Book shop</title></head>\n" +
 	"<body>\n<h1>Back in service</h1>\n<p>This answer came after the failures you asked for.</p>\n</body>\n</html>\n")
 
-// tallies counts requests per (endpoint, id), so that each test or benchmark picks its
-// own id and its own failure budget.
+// tallies counts requests per (host, endpoint, id), so that each test or benchmark
+// picks its own id and its own failure budget, on each host.
 type tallies struct {
 	mu sync.Mutex
 	n  map[string]int
@@ -184,9 +187,9 @@ type tallies struct {
 // maxTallies bounds the table; past it, ids are forgotten all at once (as by Reset).
 const maxTallies = 1 << 16
 
-// next returns how many requests came for (endpoint, id) before this one.
-func (t *tallies) next(endpoint, id string) int {
-	key := endpoint + "\x00" + id
+// next returns how many requests came for (host, endpoint, id) before this one.
+func (t *tallies) next(host int, endpoint, id string) int {
+	key := strconv.Itoa(host) + "\x00" + endpoint + "\x00" + id
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.n == nil || (len(t.n) >= maxTallies && t.n[key] == 0) {

@@ -14,12 +14,12 @@ import (
 
 // /drop?id=X&times=N closes the connection without a word for the first N requests
 // for id X, then answers 200.
-func (s *Site) serveDrop(w http.ResponseWriter, r *http.Request) {
+func (s *Site) serveDrop(h int, w http.ResponseWriter, r *http.Request) {
 	id, times, ok := idAndCount(w, r.URL.Query(), "times")
 	if !ok {
 		return
 	}
-	if s.faults.next("drop", id) >= times {
+	if s.faults.next(h, "drop", id) >= times {
 		respond(w, http.StatusOK, ctText, okBody)
 		return
 	}

@@ -2,7 +2,6 @@ package site
 
 import (
 	"fmt"
-	"html"
 	"net"
 	"strings"
 )
@@ -20,7 +19,8 @@ type page struct {
 
 // A piece is a run of markup. For a link, target is where it leads once resolved
 // against the page and normalized: an on-site path ("/extras/dot.html", decoded, as the
-// server sees it), or an absolute off-site URL, which a strict crawler does not fetch.
+// server sees it, behind "//h" when it is on host h ≥ 1: see on), or an absolute
+// off-site URL, which a strict crawler does not fetch.
 // Links a crawler must not follow at all (mailto:, javascript:) have no target.
 type piece struct {
 	html   string
@@ -29,7 +29,8 @@ type piece struct {
 
 // Placeholders for the address the client used, so that absolute links work under any
 // name the site is reached by. {{HOST}} is the host upper-cased, with the port always
-// written out (":80" included), to test normalization.
+// written out (":80" included), to test normalization. (A link to another host of the
+// site uses a third, originPlaceholder: see hosts.go.)
 const (
 	hostPlaceholder      = "{{host}}"
 	upperHostPlaceholder = "{{HOST}}"
@@ -51,14 +52,15 @@ func document(title string, body ...piece) []piece {
 	return append(append([]piece{top}, body...), markup(pageEnd))
 }
 
-// newPage compiles a page: pages that do not depend on the host are rendered once.
+// newPage compiles a page: pages that depend on neither the client's host nor another
+// host's origin are rendered once.
 func newPage(contentType string, enc textEncoding, pieces []piece) *page {
 	pg := &page{contentType: []string{contentType}, pieces: pieces, encoding: enc}
 	for _, p := range pieces {
 		pg.perHost = pg.perHost || strings.Contains(p.html, "{{")
 	}
 	if !pg.perHost {
-		pg.rendered = pg.append(nil, "")
+		pg.rendered = pg.append(nil, nil)
 	}
 	return pg
 }
@@ -67,16 +69,16 @@ func htmlPage(title string, body ...piece) *page {
 	return newPage(ctHTML[0], utf8Text, document(title, body...))
 }
 
-// append appends the page as it goes on the wire for a client that asked for host.
-func (pg *page) append(b []byte, host string) []byte {
+// append appends the page as it goes on the wire for the request that o describes
+// (nil for a page that is not perHost).
+func (pg *page) append(b []byte, o *origins) []byte {
 	if pg.encoding == utf8BOMText {
 		b = append(b, "\uFEFF"...)
 	}
 	for _, p := range pg.pieces {
 		markup := p.html
 		if pg.perHost {
-			// html.EscapeString: the Host header is the client's text, going into an attribute.
-			markup = expandHost(markup, html.EscapeString(host))
+			markup = o.expand(markup, p.target, true)
 		}
 		b = pg.encoding.append(b, markup)
 	}

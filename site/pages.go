@@ -88,19 +88,20 @@ func backPage(title, text, back string) *page {
 }
 
 // homePage links every category, a few books through redirects, the tricky corners
-// of the site, and two traps a crawler must not fall into.
+// of the site, the other hosts' front pages, and two traps a crawler must not fall into.
 func (c *catalogue) homePage() *page {
 	body := []piece{markup("<h1 id=\"top\">Book shop</h1>\n<p>" + strconv.Itoa(c.books()) + " books in " +
 		strconv.Itoa(len(c.cats)) + " categories.</p>\n<h2>Categories</h2>\n<ul>\n")}
 	for k, cat := range c.cats {
-		body = append(body, item("catalogue/category/"+cat.slug+"/page-1.html", titleOf(genreOf(cat.slug)), c.listPath(k, 1)))
+		body = append(body, crossItem(0, c.listHost(k), "catalogue/category/"+cat.slug+"/page-1.html",
+			titleOf(genreOf(cat.slug)), c.listPath(k, 1)))
 	}
 	old1, old2, moved := c.featured(0), c.featured(1), c.featured(2)
 	body = append(body,
 		markup("</ul>\n<h2>Featured</h2>\n<ul>\n"),
-		item("/old/"+strconv.Itoa(old1), titleOf(c.slugs[old1-1]), "/old/"+strconv.Itoa(old1)),
-		item("/old/"+strconv.Itoa(old2), titleOf(c.slugs[old2-1]), "/old/"+strconv.Itoa(old2)),
-		item("/moved/"+strconv.Itoa(moved), titleOf(c.slugs[moved-1]), "/moved/"+strconv.Itoa(moved)),
+		crossItem(0, c.bookHost(old1), "/old/"+strconv.Itoa(old1), titleOf(c.slugs[old1-1]), "/old/"+strconv.Itoa(old1)),
+		crossItem(0, c.bookHost(old2), "/old/"+strconv.Itoa(old2), titleOf(c.slugs[old2-1]), "/old/"+strconv.Itoa(old2)),
+		crossItem(0, c.bookHost(moved), "/moved/"+strconv.Itoa(moved), titleOf(c.slugs[moved-1]), "/moved/"+strconv.Itoa(moved)),
 		item("/chain/start", "Staff pick", "/chain/start"),
 		markup("</ul>\n<h2>Around the shop</h2>\n<ul>\n"),
 		item("/about.html", "About this shop", "/about.html"),
@@ -112,12 +113,55 @@ func (c *catalogue) homePage() *page {
 		item("/retired", "The old catalogue", "/retired"),
 		item("/gone.html", "Summer sale (over)", "/gone.html"),
 		markup("</ul>\n"),
+	)
+	if c.hosts > 1 {
+		body = append(body, markup("<h2>Branches</h2>\n<ul>\n"))
+		for h := 1; h < c.hosts; h++ {
+			body = append(body, crossItem(0, h, "/", "Branch "+strconv.Itoa(h), "/"))
+		}
+		body = append(body, markup("</ul>\n"))
+	}
+	body = append(body,
 		// Links in comments and scripts are not links. Both URLs are traps: the server
 		// counts every request for them (Stats.TrapHits).
 		markup("<!-- retired: <a href=\"/trap/comment.html\">the old catalogue</a> -->\n"),
 		markup("<script>document.write('<a href=\"/trap/script.html\">New arrivals</a>');</script>\n"),
 	)
 	return htmlPage("Home", body...)
+}
+
+// frontPage is "/" on host h ≥ 1 of a site of several hosts: the categories it holds,
+// and the way to the home page on host 0.
+func (c *catalogue) frontPage(h int) *page {
+	name := "Branch " + strconv.Itoa(h)
+	body := []piece{
+		markup("<h1>" + name + "</h1>\n<p>One of the shop's " + strconv.Itoa(c.hosts) + " hosts. "),
+		anchor("<a href=\""+originPlaceholder+"/\">The shop's home page</a>", "/"),
+		markup(" lists everything.</p>\n<h2>Categories kept here</h2>\n<ul>\n"),
+	}
+	for k := h; k < len(c.cats); k += c.hosts { // the categories listHost gives to h
+		slug := c.cats[k].slug
+		body = append(body, item("catalogue/category/"+slug+"/page-1.html", titleOf(genreOf(slug)), on(h, c.listPath(k, 1))))
+	}
+	return htmlPage(name, append(body, markup("</ul>\n"))...)
+}
+
+// fronts returns the front pages of hosts 1 to Hosts-1, at their index (nil at 0).
+func (c *catalogue) fronts() []*page {
+	out := make([]*page, c.hosts)
+	for h := 1; h < c.hosts; h++ {
+		out[h] = c.frontPage(h)
+	}
+	return out
+}
+
+// crossItem is item for a link from a page on host from to path on host to: relative
+// (href) within a host, an absolute URL to another host.
+func crossItem(from, to int, href, label, path string) piece {
+	if from != to {
+		href = originPlaceholder + path
+	}
+	return item(href, label, on(to, path))
 }
 
 // aboutPage gathers the links that are hard to read right. It is rendered per request,

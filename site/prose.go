@@ -11,8 +11,9 @@ package site
 
 // appendProse appends sections to b until it is end bytes long (nothing,
 // if it already is). The text depends only on the book's id.
-func (c *catalogue) appendProse(b []byte, id, end int) []byte {
-	cat := c.cats[c.catOf[id-1]].slug
+func (c *catalogue) appendProse(b []byte, id, end int, o *origins) []byte {
+	k := int(c.catOf[id-1])
+	cat := c.cats[k].slug
 	x := c.seed ^ uint64(id)*0x9e3779b97f4a7c15
 	next := func(n int) int { // xorshift: fast, and the same text for the same id
 		x ^= x << 13
@@ -40,7 +41,8 @@ func (c *catalogue) appendProse(b []byte, id, end int) []byte {
 				b = appendInt(b, 1+next(section))
 				b = append(b, "\">above</a>. "...)
 			case 1:
-				b = append(b, "More in <a href=\"../category/"...)
+				b = append(b, "More in <a href=\""...)
+				b = o.appendDir(b, c.listHost(k), "../category/", "/catalogue/category/")
 				b = append(b, cat...)
 				b = append(b, "/page-1.html\">this category</a>. "...)
 			default:

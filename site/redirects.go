@@ -15,12 +15,19 @@ type redirect struct {
 	target   string
 }
 
+// redirects are the fixed redirects, all on host 0.
 func (c *catalogue) redirects() map[string]redirect {
-	staffPick := c.bookPath(c.featured(3))
+	pick := c.featured(3)
+	staffPick, pickHost := c.bookPath(pick), c.bookHost(pick)
+	// The chain's absolute URL names the client's host, or the other host's origin.
+	middle := "http://" + hostPlaceholder + staffPick
+	if pickHost != 0 {
+		middle = originPlaceholder + staffPick
+	}
 	return map[string]redirect{
 		// A chain of two hops, the second to an absolute URL.
 		"/chain/start":  {http.StatusFound, "/chain/middle", "/chain/middle"},
-		"/chain/middle": {http.StatusMovedPermanently, "http://" + hostPlaceholder + staffPick, staffPick},
+		"/chain/middle": {http.StatusMovedPermanently, middle, on(pickHost, staffPick)},
 		// A loop of two URLs: a crawler fetches each once, then sees it has been there.
 		"/loop/a": {http.StatusFound, "/loop/b", "/loop/b"},
 		"/loop/b": {http.StatusTemporaryRedirect, "a", "/loop/a"},
@@ -34,18 +41,18 @@ func (c *catalogue) redirects() map[string]redirect {
 }
 
 // bookRedirect answers /old/<id> (301, an absolute path) and /moved/<id> (308, a path
-// relative to /moved/), both leading to the page of book id.
-func (c *catalogue) bookRedirect(p string) (redirect, bool) {
+// relative to /moved/), both leading to the page of book id, on the book's own host.
+func (c *catalogue) bookRedirect(p string) (rd redirect, id int, ok bool) {
 	if rest, ok := strings.CutPrefix(p, "/old/"); ok {
 		if id, ok := parseNumber(rest); ok && id <= c.books() {
-			return redirect{http.StatusMovedPermanently, c.bookPath(id), c.bookPath(id)}, true
+			return redirect{http.StatusMovedPermanently, c.bookPath(id), on(c.bookHost(id), c.bookPath(id))}, id, true
 		}
 	}
 	if rest, ok := strings.CutPrefix(p, "/moved/"); ok {
 		if id, ok := parseNumber(rest); ok && id <= c.books() {
 			relative := "../catalogue/" + c.slugs[id-1] + "_" + strconv.Itoa(id) + "/index.html"
-			return redirect{http.StatusPermanentRedirect, relative, c.bookPath(id)}, true
+			return redirect{http.StatusPermanentRedirect, relative, on(c.bookHost(id), c.bookPath(id))}, id, true
 		}
 	}
-	return redirect{}, false
+	return redirect{}, 0, false
 }

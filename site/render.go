@@ -10,6 +10,7 @@ import (
 // itself costs per request.
 // Every link written here has its twin in graph.go (bookTargets, listTargets); the
 // reference crawl in the tests parses these pages and checks that the twins agree.
+// A link to a page on another host is written absolute by o.appendDir (hosts.go).
 
 const (
 	pageStart = "<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>"
@@ -18,15 +19,16 @@ const (
 )
 
 // appendBook renders /catalogue/<slug>_<id>/index.html. Its links are relative to that
-// directory: "../../" is the home page, "../<slug>_<id>/" a sibling book.
-func (c *catalogue) appendBook(b []byte, id int) []byte {
+// directory: "../../" is the home page (of the book's host), "../<slug>_<id>/" a sibling book.
+func (c *catalogue) appendBook(b []byte, id int, o *origins) []byte {
 	start := len(b)
 	slug := c.slugs[id-1]
 	cat := &c.cats[c.catOf[id-1]]
 	b = append(b, pageStart...)
 	b = appendTitle(b, slug)
 	b = append(b, titleEnd...)
-	b = append(b, "<p><a href=\"../../\">Home</a> / <a href=\"../category/"...)
+	b = append(b, "<p><a href=\"../../\">Home</a> / <a href=\""...)
+	b = o.appendDir(b, c.listHost(int(c.catOf[id-1])), "../category/", "/catalogue/category/")
 	b = append(b, cat.slug...)
 	b = append(b, "/page-1.html\">"...)
 	b = appendTitle(b, genreOf(cat.slug))
@@ -41,7 +43,8 @@ func (c *catalogue) appendBook(b []byte, id int) []byte {
 	b = append(b, " of Five. <a href=\"#reviews\">Read the reviews</a>.</p>\n<h2>You may also like</h2>\n<ul>\n"...)
 	ids, n := c.related(id)
 	for _, r := range ids[:n] {
-		b = append(b, "<li><a href=\"../"...)
+		b = append(b, "<li><a href=\""...)
+		b = o.appendDir(b, c.bookHost(r), "../", "/catalogue/")
 		b = appendBookDir(b, c.slugs[r-1], r)
 		b = append(b, "/index.html\">"...)
 		b = appendTitle(b, c.slugs[r-1])
@@ -51,12 +54,12 @@ func (c *catalogue) appendBook(b []byte, id int) []byte {
 		b = append(b, "<li><a href=\"../out-of-print_0/index.html\">Out of print</a></li>\n"...)
 	}
 	b = append(b, "</ul>\n<h2 id=\"reviews\">Reviews</h2>\n<p>No reviews yet.</p>\n"...)
-	b = c.appendProse(b, id, start+c.padTo-len(pageEnd))
+	b = c.appendProse(b, id, start+c.padTo-len(pageEnd), o)
 	return append(b, pageEnd...)
 }
 
 // appendList renders page n (1-based) of category k, /catalogue/category/<slug>/page-<n>.html.
-func (c *catalogue) appendList(b []byte, k, n int) []byte {
+func (c *catalogue) appendList(b []byte, k, n int, o *origins) []byte {
 	cat := &c.cats[k]
 	last := c.listPages(k)
 	b = append(b, pageStart...)
@@ -69,7 +72,8 @@ func (c *catalogue) appendList(b []byte, k, n int) []byte {
 	b = append(b, "</h1>\n<ol>\n"...)
 	from := (n - 1) * c.fanOut
 	for _, id := range cat.books[from:min(from+c.fanOut, len(cat.books))] {
-		b = append(b, "<li><a href=\"../../"...)
+		b = append(b, "<li><a href=\""...)
+		b = o.appendDir(b, c.bookHost(int(id)), "../../", "/catalogue/")
 		b = appendBookDir(b, c.slugs[id-1], int(id))
 		b = append(b, "/index.html\">"...)
 		b = appendTitle(b, c.slugs[id-1])

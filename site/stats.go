@@ -23,17 +23,23 @@ type Stats struct {
 	PeakConns    int64            `json:"peak_conns"`     // most connections open at once
 	Conns        int64            `json:"conns"`          // connections accepted
 	TrapHits     int64            `json:"trap_hits"`      // requests a correct crawler never makes (see isTrap)
-	Paths        map[string]int64 `json:"paths"`          // requests per path (the query left out)
+	Paths        map[string]int64 `json:"paths"`          // requests per path (the query left out), over all hosts
+	// Hosts is each host's own Stats, in host order, on a site of more than one host
+	// (their Hosts are nil). The totals above are counted as well as the hosts', not
+	// added up from them: the site's peaks are peaks of the whole site. While requests
+	// run, the figures are read one after another and may disagree a little.
+	Hosts []Stats `json:"hosts,omitempty"`
 }
 
 // maxPaths bounds the per-path table, so that a client requesting random paths cannot
-// grow it forever; the paths after that are counted under otherPaths.
+// grow it forever; the paths after that are counted under otherPaths. A site of
+// several hosts shares the bound between its hosts' tables.
 const (
 	maxPaths   = 1 << 17
 	otherPaths = "(other)"
 )
 
-// counters are the live numbers behind Stats. The hot path takes no lock: every number
+// counters are the live numbers behind Stats, of one host or of the whole site. The hot path takes no lock: every number
 // is an atomic, and so is every entry of the per-path table. A lock taken by every
 // request serializes the server's goroutines on it, and the benchmarks measure clients
 // against this server: a server that queues on its own mutex lowers every client's
@@ -43,7 +49,7 @@ type counters struct {
 	open, peakOpen, conns            atomic.Int64
 	traps                            atomic.Int64
 
-	paths atomic.Pointer[pathTable] // swapped whole by reset
+	paths atomic.Pointer[pathTable] // swapped whole by reset; nil for a site's totals over several hosts
 }
 
 // pathTable counts requests per path. sync.Map suits it: after a path's first request
@@ -52,19 +58,20 @@ type counters struct {
 type pathTable struct {
 	counts   sync.Map     // path → *atomic.Int64
 	distinct atomic.Int64 // entries in counts, to bound it
+	limit    int64        // the bound
 }
 
-func newPathTable() *pathTable { return &pathTable{} }
+func newPathTable() *pathTable { return &pathTable{limit: maxPaths} }
 
-// add counts one request for path. Once maxPaths distinct paths are in, a new path
-// is counted under otherPaths; a race may let a few more in than maxPaths, which
+// add counts one request for path. Once limit distinct paths are in, a new path
+// is counted under otherPaths; a race may let a few more in than limit, which
 // only matters as a bound on memory, and a few entries do not.
 func (t *pathTable) add(path string) {
 	if n, ok := t.counts.Load(path); ok {
 		n.(*atomic.Int64).Add(1)
 		return
 	}
-	if t.distinct.Load() >= maxPaths {
+	if t.distinct.Load() >= t.limit {
 		path = otherPaths
 	}
 	n, loaded := t.counts.LoadOrStore(path, new(atomic.Int64))
@@ -81,7 +88,9 @@ func (c *counters) begin(path string) {
 	if isTrap(path) {
 		c.traps.Add(1)
 	}
-	c.paths.Load().add(path)
+	if t := c.paths.Load(); t != nil {
+		t.add(path)
+	}
 }
 
 func (c *counters) end() { c.inFlight.Add(-1) }
@@ -119,10 +128,12 @@ func (c *counters) snapshot() Stats {
 		TrapHits:     c.traps.Load(),
 	}
 	st.Paths = make(map[string]int64)
-	c.paths.Load().counts.Range(func(p, n any) bool {
-		st.Paths[p.(string)] = n.(*atomic.Int64).Load()
-		return true
-	})
+	if t := c.paths.Load(); t != nil {
+		t.counts.Range(func(p, n any) bool {
+			st.Paths[p.(string)] = n.(*atomic.Int64).Load()
+			return true
+		})
+	}
 	return st
 }
 
@@ -134,7 +145,60 @@ func (c *counters) reset() {
 	c.peakOpen.Store(c.open.Load())
 	c.conns.Store(0)
 	c.traps.Store(0)
-	c.paths.Store(newPathTable())
+	if old := c.paths.Load(); old != nil {
+		c.paths.Store(&pathTable{limit: old.limit})
+	}
+}
+
+// The site's side of the counters: with one host, its counters are the site's; with
+// several, a request counts on its host and in the site's totals. Two sets of atomics
+// cost a few nanoseconds a request; the totals are what a peak of the whole site needs.
+
+func (s *Site) hostCounters(h int) *counters {
+	if s.perHost == nil {
+		return &s.counters
+	}
+	return &s.perHost[h]
+}
+
+func (s *Site) begin(h int, path string) {
+	s.hostCounters(h).begin(path)
+	if s.perHost != nil {
+		s.counters.begin(path)
+	}
+}
+
+func (s *Site) end(h int) {
+	s.hostCounters(h).end()
+	if s.perHost != nil {
+		s.counters.end()
+	}
+}
+
+func (s *Site) connState(h int, conn net.Conn, state http.ConnState) {
+	s.hostCounters(h).connState(conn, state)
+	if s.perHost != nil {
+		s.counters.connState(conn, state)
+	}
+}
+
+func (s *Site) countTrap(h int) {
+	s.hostCounters(h).traps.Add(1)
+	if s.perHost != nil {
+		s.counters.traps.Add(1)
+	}
+}
+
+func (s *Site) snapshot() Stats {
+	st := s.counters.snapshot()
+	for h := range s.perHost {
+		hs := s.perHost[h].snapshot()
+		for p, n := range hs.Paths {
+			st.Paths[p] += n
+		}
+		st.Hosts = append(st.Hosts, hs)
+	}
+	return st
 }
 
 // isTrap tells the URLs that only a crawler with a bug requests: links inside comments,

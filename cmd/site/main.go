@@ -2,9 +2,12 @@
 // the benchmarks crawl (see package loopkit/site).
 //
 //	go run ./cmd/site -addr 127.0.0.1:8080 -pages 10000 -fanout 20
+//	go run ./cmd/site -addr 127.0.0.1:8080 -pages 1000000 -hosts 20
 //
-// The first line on stdout is the root URL, so that a benchmark harness can start the
-// site with -addr 127.0.0.1:0 and read where it landed. It serves until SIGINT or SIGTERM.
+// With -hosts H, the one site is split over H hosts on consecutive ports from -addr's
+// (see package site). Once every host listens, stdout has each host's root URL on a
+// line of its own, host 0's first: a benchmark harness can start the site with
+// -addr 127.0.0.1:0 and read where it landed. It serves until SIGINT or SIGTERM.
 package main
 
 import (
@@ -46,6 +49,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.IntVar(&cfg.Pages, "pages", 200, "about `n` HTML pages")
 	flags.IntVar(&cfg.FanOut, "fanout", 20, "`n` books per category list page")
 	flags.IntVar(&cfg.Depth, "depth", 3, "`n` list pages per category")
+	flags.IntVar(&cfg.Hosts, "hosts", 1, "split the site over `n` hosts, on consecutive ports from -addr's")
 	flags.Int64Var(&cfg.Seed, "seed", 0, "the `seed` that picks titles and links")
 	flags.IntVar(&cfg.PageBytes, "page-bytes", 0, "pad book pages with prose and links to `n` bytes, as real documentation pages are (0: the shop's small pages)")
 	flags.DurationVar(&cfg.CrawlDelay, "crawl-delay", 0, "announce this Crawl-delay in robots.txt (0: none)")
@@ -65,6 +69,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "site: unexpected argument %q\n", flags.Arg(0))
 		return exitUsage
 	}
+	if cfg.Hosts < 1 { // 0 would be Config's default, one host: say so rather than guess
+		fmt.Fprintf(stderr, "site: -hosts must be at least 1, not %d\n", cfg.Hosts)
+		return exitUsage
+	}
 	if *gomaxprocs < 0 {
 		fmt.Fprintf(stderr, "site: -gomaxprocs must not be negative, not %d\n", *gomaxprocs)
 		return exitUsage
@@ -81,9 +89,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return exitFailure
 	}
-	fmt.Fprintln(stdout, s.URL())
-	fmt.Fprintf(stderr, "site: serving %d URLs (GOMAXPROCS=%d); GET %sstats for the counters; Ctrl-C to stop\n",
-		len(s.Expected(false)), runtime.GOMAXPROCS(0), s.URL())
+	for _, u := range s.URLs() {
+		fmt.Fprintln(stdout, u)
+	}
+	// Not len(s.Expected(false)): walking a million pages would take seconds and
+	// hundreds of MiB, on every start.
+	fmt.Fprintf(stderr, "site: serving about %d pages on %d host(s) (GOMAXPROCS=%d); GET %sstats for the counters; Ctrl-C to stop\n",
+		cfg.Pages, len(s.URLs()), runtime.GOMAXPROCS(0), s.URL())
 
 	<-ctx.Done()
 	if err := s.Close(); err != nil {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +20,9 @@ func TestBadFlags(t *testing.T) {
 		{"-fanout", "0", "-depth", "-1"},
 		{"-nosuchflag"},
 		{"-gomaxprocs", "-1"},
+		{"-hosts", "0"},
+		{"-hosts", "1001"},
+		{"-hosts", "3", "-addr", "127.0.0.1:65534"},
 		{"-addr", "0.0.0.0:0"},
 		{"-addr", "nonsense"},
 		{"stray"},
@@ -82,6 +86,56 @@ func TestServesUntilStopped(t *testing.T) {
 	}
 	if _, err := c.Get(root); err == nil {
 		t.Error("the site still answers after exiting")
+	}
+}
+
+// With -hosts, stdout has each host's root URL on a line of its own, host 0's first,
+// on consecutive ports; each serves its own robots.txt.
+func TestPrintsEveryHost(t *testing.T) {
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	out, stdout := io.Pipe()
+	exit := make(chan int, 1)
+	var stderr strings.Builder // read only once run has returned
+	go func() {
+		exit <- run(ctx, []string{"-addr", "127.0.0.1:0", "-pages", "100", "-hosts", "4"}, stdout, &stderr)
+		stdout.Close()
+	}()
+	lines := bufio.NewScanner(out)
+	var roots []string
+	guard := time.AfterFunc(10*time.Second, stop) // too few lines: stop the site, and Scan with it
+	defer guard.Stop()
+	for len(roots) < 4 && lines.Scan() {
+		roots = append(roots, lines.Text())
+	}
+	go io.Copy(io.Discard, out)
+	if len(roots) != 4 {
+		code := <-exit
+		t.Fatalf("%d lines on stdout, want 4 (exit %d, stderr %q)", len(roots), code, stderr.String())
+	}
+	_, first, _ := strings.Cut(strings.TrimSuffix(roots[0], "/"), "127.0.0.1:")
+	port, err := strconv.Atoi(first)
+	if err != nil {
+		t.Fatalf("first line %q, want http://127.0.0.1:PORT/", roots[0])
+	}
+	c := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{}}
+	defer c.CloseIdleConnections()
+	for h, root := range roots {
+		if want := "http://127.0.0.1:" + strconv.Itoa(port+h) + "/"; root != want {
+			t.Errorf("line %d: %s, want %s", h+1, root, want)
+		}
+		resp, err := c.Get(root + "robots.txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("GET %srobots.txt: %s", root, resp.Status)
+		}
+	}
+	stop()
+	if code := <-exit; code != 0 {
+		t.Errorf("exit %d after the signal, want 0", code)
 	}
 }
 
