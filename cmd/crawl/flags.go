@@ -106,6 +106,7 @@ func parseFlags(args []string, stdout io.Writer) (*options, []string, error) {
 	fs.IntVar(&o.loops, "loops", crawler.DefaultLoops(), "event loops, one goroutine each; servers are shared out between them by a hash of their names (1: one loop, the simplest)")
 	parseWorkers := fs.Int("parse_workers", runtime.GOMAXPROCS(0), "goroutines that parse pages off the loops (0: every page is parsed on its loop)")
 	fs.IntVar(&o.demo.Pages, "demo_pages", 0, "with no ROOT: pages of the demo site (default 200)")
+	fs.IntVar(&o.demo.Hosts, "demo_hosts", 0, "with no ROOT: split the demo site over this many hosts, on consecutive ports (default 1)")
 	fs.IntVar(&o.demo.PageBytes, "demo_page_bytes", 0, "with no ROOT: pad the demo site's book pages to this many bytes, as real documentation pages are (30000-100000)")
 	fs.IntVar(&c.PerHost, "per_host", 8, "requests in flight per host, at most (a host starts at one and earns more)")
 	fs.DurationVar(&c.Delay, "delay", 0, "minimum spacing between request starts per host")
@@ -156,8 +157,8 @@ func parseFlags(args []string, stdout io.Writer) (*options, []string, error) {
 		return nil, nil, errors.New("--loops must be between 1 and 256")
 	case *parseWorkers < 0:
 		return nil, nil, errors.New("--parse_workers cannot be negative")
-	case o.demo.Pages < 0 || o.demo.PageBytes < 0:
-		return nil, nil, errors.New("--demo_pages and --demo_page_bytes cannot be negative")
+	case o.demo.Pages < 0 || o.demo.PageBytes < 0 || o.demo.Hosts < 0:
+		return nil, nil, errors.New("--demo_pages, --demo_hosts and --demo_page_bytes cannot be negative")
 	}
 	if o.redis != "" {
 		switch {

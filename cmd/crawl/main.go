@@ -58,8 +58,12 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 			return 2 // its flags were out of range
 		}
 		defer demo.Close()
-		roots = []string{demo.URL()}
-		notice("no root given: crawling the built-in demo site at %s", demo.URL())
+		roots = demo.URLs()
+		if len(roots) == 1 {
+			notice("no root given: crawling the built-in demo site at %s", demo.URL())
+		} else {
+			notice("no root given: crawling the built-in demo site on %d hosts, %s to %s", len(roots), roots[0], roots[len(roots)-1])
+		}
 	}
 	for _, r := range roots {
 		if _, err := crawler.ParseRoot(r); err != nil {

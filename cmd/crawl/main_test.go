@@ -80,6 +80,30 @@ func TestNoRootCrawlsTheDemoSite(t *testing.T) {
 	}
 }
 
+// --demo_hosts splits the demo site over several hosts: the crawl finds
+// every host, fetches each one's robots.txt once, and records exactly the
+// URLs the site says a polite crawler fetches.
+func TestDemoHostsCrawlsEveryHost(t *testing.T) {
+	cfg := site.Config{Pages: 300, Hosts: 3}
+	ref, err := site.Start(cfg, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := len(ref.Expected(true))
+	ref.Close()
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"-q", "--demo_hosts", "3", "--demo_pages", "300"}, &stdout, &stderr, nil); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	report := stdout.String()
+	if done := reportCount(t, report, "Done"); done != want {
+		t.Fatalf("Done: %d, the site has %d URLs a polite crawler fetches", done, want)
+	}
+	if !regexp.MustCompile(`(?m)^ +3 robots_fetches$`).MatchString(report) {
+		t.Fatalf("want one robots.txt per host:\n%s", report[strings.LastIndex(report, "Finished"):])
+	}
+}
+
 // Ctrl-C mid-crawl: the crawl stops taking work, the report of what was
 // done is printed, the output file is complete JSON Lines with one line
 // per recorded URL, and the exit status says it was interrupted.
