@@ -56,14 +56,19 @@ func newBudget(cfg Config) *budget {
 func (b *budget) take(c *Crawler, page bool) (ok, last bool) {
 	if !b.tryTake() {
 		b.mu.Lock()
-		b.waiting = append(b.waiting, c)
-		b.waitingN.Add(1)
+		listed := c.awaitsBudget
+		if !listed { // once: a loop told no twice is woken once
+			b.waiting = append(b.waiting, c)
+			b.waitingN.Add(1)
+			c.awaitsBudget = true
+		}
 		// Look again after saying so: a slot freed between the first look
 		// and now was freed by someone who may not have seen us waiting.
 		again := b.tryTake()
-		if again {
+		if again && !listed {
 			b.waiting = b.waiting[:len(b.waiting)-1]
 			b.waitingN.Add(-1)
+			c.awaitsBudget = false
 		}
 		b.mu.Unlock()
 		if !again {
@@ -118,6 +123,9 @@ func (b *budget) wake(from *Crawler) {
 	waiting := b.waiting
 	b.waiting = nil
 	b.waitingN.Store(0)
+	for _, c := range waiting {
+		c.awaitsBudget = false
+	}
 	b.mu.Unlock()
 	for _, c := range waiting {
 		if c == from {

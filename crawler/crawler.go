@@ -25,13 +25,16 @@ type Crawler struct {
 	front    *frontier.Frontier
 	hosts    map[string]*hostPolicy // by origin: what the crawler decided of each host (addurl.go)
 	budget   *budget                // worker slots, pages, parse backlog: shared by a Group's loops (budget.go)
-	parser   *parsePool
-	shard    *shard         // nil on its own; a Group's part otherwise (shard.go)
-	variants map[string]int // distinct queries queued per host and path
-	out      *sink          // serializes the callbacks of a Group's loops; nil on its own
-	ownPool  bool           // on its own: it starts and stops its parse workers, and closes its store
-	store    *store         // -o and --state (persist.go); shared by a Group's loops
-	batch    batch          // this loop's writes not yet handed to the executor (persist.go)
+	// awaitsBudget says this loop is on the budget's waiting list; the
+	// budget's lock guards it.
+	awaitsBudget bool
+	parser       *parsePool
+	shard        *shard         // nil on its own; a Group's part otherwise (shard.go)
+	variants     map[string]int // distinct queries queued per host and path
+	out          *sink          // serializes the callbacks of a Group's loops; nil on its own
+	ownPool      bool           // on its own: it starts and stops its parse workers, and closes its store
+	store        *store         // -o and --state (persist.go); shared by a Group's loops
+	batch        batch          // this loop's writes not yet handed to the executor (persist.go)
 
 	dispatcher // parked workers and the frontier's timer (dispatch.go)
 

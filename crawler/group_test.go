@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -201,4 +202,37 @@ func TestGroupCallbacksAreSerialized(t *testing.T) {
 	if n := overlaps.Load(); n != 0 {
 		t.Fatalf("%d callbacks ran while another was running", n)
 	}
+}
+
+// A loop the budget tells no waits to be woken once, however often it was
+// told no: with few worker slots and two loops, the wake-ups that cross
+// between the loops stay a few per page (a loop on the waiting list once
+// per refusal was woken hundreds of times a page).
+func TestBudgetWakesAWaitingLoopOnce(t *testing.T) {
+	roots := ring(t, 8, 40)
+	var mu sync.Mutex
+	posted := 0
+	lg, err := loop.NewGroup(2, &loop.GroupOptions{Options: loop.Options{Trace: func(it *loop.Iteration) {
+		mu.Lock()
+		posted += it.Posted
+		mu.Unlock()
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lg.Close()
+	g, err := crawler.NewGroup(lg, crawler.Config{Roots: roots, NoRobots: true, MaxTasks: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Crawl(); err != nil {
+		t.Fatal(err)
+	}
+	pages := g.Stats().Done
+	mu.Lock()
+	defer mu.Unlock()
+	if pages != 8*41 || posted > 10*pages {
+		t.Fatalf("%d pages, %d callbacks posted across loops; want 328 pages and at most 10 posts a page", pages, posted)
+	}
+	t.Logf("%d pages, %d posts", pages, posted)
 }
