@@ -30,6 +30,7 @@ type hostPolicy struct {
 	failure     string        // once set, why nothing more is fetched from it
 	failureKind string        // the records' error_kind
 	pages       int           // URLs accepted for it, for --max_pages_per_host
+	spilled     *hostSpill    // its URLs on disk, when its queue overflowed (spill.go)
 }
 
 // follow queues a link or a redirect target if it passes the filters and
@@ -126,10 +127,22 @@ func (c *Crawler) add(u *url.URL, redirects, depth int, journal bool) bool {
 		if journal {
 			c.queued(s, it.Depth, it.Redirects)
 		}
-		c.front.Push(h.host, it, c.loop.Time())
-		c.dispatch()
+		c.queue(h, it)
 	}
 	return true
+}
+
+// queue puts it on h's queue: in the frontier, or on disk if the crawl's
+// queue is over its memory (spill.go).
+func (c *Crawler) queue(h *hostPolicy, it frontier.Item) {
+	if c.spillNeeded(h) {
+		if err := c.spillURL(h, it); err != nil {
+			c.storeFailed(fmtSpill(err))
+		}
+		return
+	}
+	c.front.Push(h.host, it, c.loop.Time())
+	c.dispatch()
 }
 
 // host is u's host, created on first sight: its robots.txt is its gate,

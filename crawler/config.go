@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
@@ -68,6 +69,10 @@ type Config struct {
 	// ParseBudget is how many bytes of bodies may await parsing before the
 	// frontier stops handing out jobs until the workers catch up. [8 MiB]
 	ParseBudget int
+	// QueueMemory is how many queued URLs the crawl keeps in memory;
+	// past it, the later URLs of long host queues wait on disk (spill.go)
+	// and come back in order. [100000, about 10 MB; negative: no limit]
+	QueueMemory int
 	// Output, if set, is the JSON Lines file each record is written to,
 	// a line per record, in batches handed to the executor. With State,
 	// it is appended to, and its lines are what is done.
@@ -136,6 +141,9 @@ func (c Config) withDefaults() Config {
 	if c.MaxURLLength <= 0 {
 		c.MaxURLLength = 2083
 	}
+	if c.QueueMemory == 0 {
+		c.QueueMemory = 100000
+	}
 	if c.ReportURLs == 0 {
 		c.ReportURLs = 10000
 	} else if c.ReportURLs < 0 {
@@ -181,4 +189,13 @@ func ParseRoot(root string) (*url.URL, error) {
 		return nil, fmt.Errorf("invalid root %q: not an http or https URL with a host", root)
 	}
 	return u, nil
+}
+
+// spillDir is where long host queues overflow to: the state directory's
+// spill/, or a temporary directory.
+func (c Config) spillDir() string {
+	if c.State == "" {
+		return ""
+	}
+	return filepath.Join(c.State, "spill")
 }

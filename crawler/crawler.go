@@ -35,6 +35,7 @@ type Crawler struct {
 	ownPool      bool           // on its own: it starts and stops its parse workers, and closes its store
 	store        *store         // -o and --state (persist.go); shared by a Group's loops
 	batch        batch          // this loop's writes not yet handed to the executor (persist.go)
+	overflow     overflow       // this loop's URLs on disk (spill.go)
 
 	dispatcher // parked workers and the frontier's timer (dispatch.go)
 
@@ -148,6 +149,7 @@ func (c *Crawler) Crawl(y task.Yield) error {
 		c.cfg.Shared.Finish(y)
 	}
 	c.drain(y)
+	c.closeSpill()
 	if c.ownPool {
 		if cerr := c.Close(); err == nil {
 			err = cerr
@@ -257,7 +259,7 @@ func (c *Crawler) Disallowed() []string { return c.disallowed }
 
 // Todo is how many URLs were found but never fetched: left queued by an
 // interrupt or the page budget, or cancelled in flight.
-func (c *Crawler) Todo() int { return c.front.Queued() + c.stats.Cancelled }
+func (c *Crawler) Todo() int { return c.front.Queued() + c.overflow.count + c.stats.Cancelled }
 
 // Elapsed is how long Crawl ran (so far, while it runs).
 func (c *Crawler) Elapsed() time.Duration {

@@ -67,6 +67,9 @@ func (c *Crawler) dispatch() {
 			break
 		}
 		c.popIdle().SetResult(j)
+		if c.overflow.count > 0 {
+			c.refill(c.hosts[j.Host.Origin()]) // its queue may have run low
+		}
 	}
 	if at, ok := c.front.Wake(); ok && !c.held && c.hasIdle() {
 		c.wakeAt(at)
@@ -141,7 +144,9 @@ func (c *Crawler) checkEmpty() {
 	if c.empty.Done() {
 		return
 	}
-	nothing := c.front.Empty()
+	// Spilled URLs are work the frontier cannot see; once stopped, they
+	// are to do, like the queued ones.
+	nothing := c.front.Empty() && (c.front.Stopped() || !c.spilledWork())
 	if c.cfg.Shared != nil {
 		// A shared crawl: this process having nothing left is not the
 		// end, as the fleet may offer more. It ends when the fleet says

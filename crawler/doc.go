@@ -16,8 +16,8 @@
 // # Where the chapter's pieces are
 //
 //	crawler.go     Crawler, Crawl (the chapter's crawl), work, record
-//	fetch.go       fetch: one attempt at a page, its redirect followed
-//	parse.go       parseLinks and the page's reading (charset, links)
+//	fetch.go       fetch: one attempt at a page, its redirect followed;
+//	               parseLinks and the page's reading (charset, links)
 //	addurl.go      addURL and the filters every link passes (url_allowed)
 //	report.go      the chapter's report, and the running counts
 //	config.go      Config: the chapter's flags and what this crawler adds
@@ -25,15 +25,17 @@
 // And what is new:
 //
 //	dispatch.go    the frontier's loop side: parked workers, one timer, join
-//	robots.go      robots.txt (RFC 9309) as each host's gate
-//	politeness.go  judging an answer: pushback, Retry-After, retries, backoff
+//	politeness.go  judging an answer: pushback, Retry-After, retries, backoff;
+//	               robots.txt (RFC 9309) as each host's gate
 //	record.go      Record, one per URL, and Attempt, one per request
 //	parsepool.go   parsing off the loop, on a bounded pool of workers
 //	budget.go      max_tasks, max_pages and the parse budget, for every loop at once
 //	group.go       one crawl on several loops
 //	shard.go       which loop owns which server, and links crossing between loops
 //	persist.go     what outlives the loop: -o and --state (crawler/journal),
-//	               written off the loop; a crawl Shared by a fleet (crawler/fleet)
+//	               written off the loop in batches
+//	spill.go       long host queues overflowing to disk, and back in order
+//	shared.go      a crawl Shared by processes (crawler/fleet)
 //
 // # Politeness
 //

@@ -126,6 +126,8 @@ type Stats struct {
 	SlowDowns        int            // times a host's pace was cut by pushback
 	InFlight         int            // requests on the wire now
 	Queued           int            // URLs waiting in their hosts' queues
+	QueuedPeak       int            // the most that ever waited at once in memory (a Group: added over its loops)
+	Spilled          int            // queued URLs waiting on disk (Config.QueueMemory)
 	WaitingForHost   int            // of those, in hosts that may not send now
 	Cancelled        int            // in flight when an interrupt cancelled them: to do
 	RobotsFetches    int            // robots.txt requests (not pages: no records)
@@ -144,6 +146,8 @@ func (c *Crawler) Stats() Stats {
 	s.Kinds = maps.Clone(c.stats.Kinds)
 	s.ParsedOffLoop, s.ParseBacklogPeak = int(c.parser.offLoop.Load()), int(c.parser.peak.Load())
 	s.Queued = c.front.Queued()
+	s.QueuedPeak = c.front.QueuedPeak()
+	s.Spilled = c.overflow.count
 	s.WaitingForHost = c.front.Waiting(c.loop.Time())
 	return s
 }
@@ -157,6 +161,8 @@ func (s Stats) Add(t Stats) Stats {
 	s.SlowDowns += t.SlowDowns
 	s.InFlight += t.InFlight
 	s.Queued += t.Queued
+	s.QueuedPeak += t.QueuedPeak
+	s.Spilled += t.Spilled
 	s.WaitingForHost += t.WaitingForHost
 	s.Cancelled += t.Cancelled
 	s.RobotsFetches += t.RobotsFetches

@@ -120,6 +120,7 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 		fleetReport(fl, lg.Loop(0), stdout)
 	}
 	notice("%s", parseLine(g.Stats(), o.cfg))
+	notice("queue: at most %d URLs waited in memory at once (--queue_memory %d, the rest on disk)", g.Stats().QueuedPeak, o.cfg.QueueMemory)
 	if lg.Len() > 1 {
 		notice("%d links crossed from one loop to another", g.HandedOver())
 	}

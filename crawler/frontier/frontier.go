@@ -17,6 +17,7 @@ type Frontier struct {
 	delayed delayHeap          // retries waiting out their backoff (retry.go)
 
 	queued  int    // URLs in host queues
+	peak    int    // the most that were ever queued at once
 	running int    // jobs handed out and not finished
 	stopped bool   // no job is handed out any more
 	seq     uint64 // numbers the delayed jobs in their order of arrival
@@ -97,6 +98,7 @@ func (f *Frontier) Push(h *Host, it Item, now time.Duration) bool {
 	it.QueuedMS = loopMS(now)
 	h.queue.pushBack(it)
 	f.queued++
+	f.peak = max(f.peak, f.queued)
 	f.place(h)
 	return true
 }
@@ -219,6 +221,9 @@ func (f *Frontier) Empty() bool {
 // Queued is how many URLs wait in host queues (not those waiting out a
 // backoff, nor gates).
 func (f *Frontier) Queued() int { return f.queued }
+
+// QueuedPeak is the most URLs that were ever queued at once.
+func (f *Frontier) QueuedPeak() int { return f.peak }
 
 // Running is how many jobs are handed out and not over.
 func (f *Frontier) Running() int { return f.running }

@@ -1,0 +1,98 @@
+package crawler
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"testing"
+	"time"
+
+	"loopkit/internal/wirelog"
+	"loopkit/loop"
+	"loopkit/task"
+)
+
+func crawlInternal(t *testing.T, cfg Config) *Crawler {
+	t.Helper()
+	l, err := loop.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	c, err := New(l, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	guard := l.CallLater(30*time.Second, func() { t.Error("crawl hung"); l.Stop() })
+	if _, err := task.Run(l, func(y task.Yield) (int, error) { return 0, c.Crawl(y) }); err != nil {
+		t.Fatal(err)
+	}
+	guard.Cancel()
+	return c
+}
+
+func smallChunks(t *testing.T) {
+	was := spillChunk
+	spillChunk = 16
+	t.Cleanup(func() { spillChunk = was })
+}
+
+// Past QueueMemory, a long host queue's later URLs wait on disk, and come
+// back in order: with one request at a time, the server sees the pages
+// in the order the root linked them, each once, though most of them went
+// to disk and back; and the frontier never held many more than the limit.
+func TestLongQueueSpillsAndComesBackInOrder(t *testing.T) {
+	smallChunks(t)
+	srv := wirelog.New(t)
+	root := srv.Host("h", wirelog.Fan(300, nil))
+	c := crawlInternal(t, Config{Roots: []string{root}, NoRobots: true, PerHost: 1, MaxTasks: 4, QueueMemory: 20})
+	var paths []string
+	for _, a := range srv.Arrivals("h") {
+		paths = append(paths, a.Path)
+	}
+	want := []string{"/"}
+	for i := range 300 {
+		want = append(want, fmt.Sprintf("/p%d", i))
+	}
+	if !slices.Equal(paths, want) {
+		t.Fatalf("the server saw %d requests, not the root then /p0 to /p299 in order: first %v", len(paths), paths[:min(8, len(paths))])
+	}
+	if c.overflow.peak < 200 || c.front.QueuedPeak() > 20+spillChunk {
+		t.Fatalf("spilled at most %d, in memory at most %d: want most of 300 on disk and at most %d in memory",
+			c.overflow.peak, c.front.QueuedPeak(), 20+spillChunk)
+	}
+	if c.overflow.count != 0 || c.Stats().Done != 301 {
+		t.Fatalf("%d still spilled, %d done", c.overflow.count, c.Stats().Done)
+	}
+}
+
+// A host given up while URLs of it wait on disk has those recorded too,
+// with why, and the crawl ends.
+func TestSpilledURLsOfAGivenUpHostAreRecorded(t *testing.T) {
+	smallChunks(t)
+	srv := wirelog.New(t)
+	root := srv.Host("h", wirelog.Fan(200, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/p3" {
+			w.Header().Set("Retry-After", "600")
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		wirelog.Page(w)
+	}))
+	c := crawlInternal(t, Config{Roots: []string{root}, NoRobots: true, PerHost: 1, MaxTasks: 2, QueueMemory: 20,
+		MaxRetryAfter: time.Second})
+	given := 0
+	seen := map[string]bool{}
+	for _, r := range c.Records() {
+		if seen[r.URL] {
+			t.Fatalf("%s recorded twice", r.URL)
+		}
+		seen[r.URL] = true
+		if r.ErrorKind == "retry_after" {
+			given++
+		}
+	}
+	if len(seen) != 201 || given < 150 || c.overflow.peak == 0 {
+		t.Fatalf("%d recorded, %d given up, %d spilled at most; want all 201, most given up, some spilled", len(seen), given, c.overflow.peak)
+	}
+}
