@@ -31,6 +31,7 @@ type budget struct {
 	parse    *parsePool   // keeps the bytes awaiting parse; nil: none
 	roots    *rootWatch   // the roots' records (record.go)
 
+	queued    atomic.Int64 // URLs queued in memory, over every loop, as last told (QueueMemory)
 	listed    atomic.Int64 // records and disallowed URLs kept for the report
 	listLimit int64        // ReportURLs: past it, nothing is kept
 
@@ -161,3 +162,13 @@ func (b *budget) list() bool {
 
 // listing says whether the report lists every URL: nothing was let go.
 func (b *budget) listing() bool { return b.listed.Load() <= b.listLimit }
+
+// queuedInMemory is how many URLs wait in memory over every loop: c's
+// count now, the others' as they last told it. QueueMemory is the
+// crawl's, like the other limits: a crawl of one host may use all of it.
+func (b *budget) queuedInMemory(c *Crawler) int64 {
+	now := int64(c.front.Queued())
+	total := b.queued.Add(now - c.toldQueued)
+	c.toldQueued = now
+	return total
+}

@@ -28,6 +28,7 @@ type Crawler struct {
 	// awaitsBudget says this loop is on the budget's waiting list; the
 	// budget's lock guards it.
 	awaitsBudget bool
+	toldQueued   int64 // its queue's length as it last told the budget
 	parser       *parsePool
 	shard        *shard         // nil on its own; a Group's part otherwise (shard.go)
 	variants     map[string]int // distinct queries queued per host and path

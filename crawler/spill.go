@@ -58,12 +58,13 @@ func (c *Crawler) spillNeeded(h *hostPolicy) bool {
 		return true
 	}
 	limit := c.cfg.QueueMemory
-	if limit <= 0 || c.front.Queued() < limit {
+	if limit <= 0 || c.budget.queuedInMemory(c) < int64(limit) {
 		return false
 	}
-	// A host whose queue is short stays in memory: spilling it would only
-	// add a disk round trip before its next URL. The long ones go.
-	return h.host.Queued() >= max(spillChunk, limit/max(c.front.Hosts(), 1))
+	// A host whose queue is short stays in memory, so that it has work
+	// while a chunk of its is read back; the rest go to disk. So memory
+	// holds at most QueueMemory URLs, plus half a chunk per host.
+	return h.host.Queued() >= spillChunk/2
 }
 
 // spillURL puts it in h's tail, and writes the tail as a chunk when full.
