@@ -34,6 +34,10 @@ type Config struct {
 	// is an absolute URL with that host's port. The same Config on the same ports is
 	// the same site, so a crawl stopped and started again finds the same URLs.
 	Hosts int
+	// TrackPaths is how many distinct paths the per-path counters track
+	// before counting the rest as "(other)" [131072]: raise it to check
+	// a big crawl URL by URL from the server's side.
+	TrackPaths int
 	// Public allows Start to listen on a non-loopback address. Off by default: a test
 	// site should never be reachable from another machine by accident.
 	Public bool
@@ -79,6 +83,8 @@ func (cfg Config) withDefaults() (Config, error) {
 		return cfg, fmt.Errorf("%w: page bytes must be between 0 and %d, not %d", ErrConfig, maxBytes, cfg.PageBytes)
 	case cfg.Hosts < 1 || cfg.Hosts > maxHosts:
 		return cfg, fmt.Errorf("%w: hosts must be between 1 and %d, not %d", ErrConfig, maxHosts, cfg.Hosts)
+	case cfg.TrackPaths < 0 || cfg.TrackPaths > 10*maxPages:
+		return cfg, fmt.Errorf("%w: tracked paths must be between 0 and %d, not %d", ErrConfig, 10*maxPages, cfg.TrackPaths)
 	case cfg.CrawlDelay < 0:
 		return cfg, fmt.Errorf("%w: crawl delay must not be negative, not %v", ErrConfig, cfg.CrawlDelay)
 	}

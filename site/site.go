@@ -55,13 +55,17 @@ func newSite(cfg Config) (*Site, error) {
 		robotsTxt: robotsTxt(cfg.CrawlDelay),
 		done:      make(chan struct{}),
 	}
+	tracked := int64(maxPaths)
+	if cfg.TrackPaths > 0 {
+		tracked = int64(cfg.TrackPaths)
+	}
 	if s.hosts == 1 {
-		s.counters.paths.Store(newPathTable())
+		s.counters.paths.Store(&pathTable{limit: tracked})
 	} else {
 		s.perHost = make([]counters, s.hosts)
 		for h := range s.perHost {
 			// The per-path tables share one bound between them.
-			s.perHost[h].paths.Store(&pathTable{limit: maxPaths / int64(s.hosts)})
+			s.perHost[h].paths.Store(&pathTable{limit: tracked / int64(s.hosts)})
 		}
 	}
 	for h := range s.hosts {

@@ -53,6 +53,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.Int64Var(&cfg.Seed, "seed", 0, "the `seed` that picks titles and links")
 	flags.IntVar(&cfg.PageBytes, "page-bytes", 0, "pad book pages with prose and links to `n` bytes, as real documentation pages are (0: the shop's small pages)")
 	flags.DurationVar(&cfg.CrawlDelay, "crawl-delay", 0, "announce this Crawl-delay in robots.txt (0: none)")
+	flags.IntVar(&cfg.TrackPaths, "track-paths", 0, "count requests per path for up to `n` distinct paths (0: 131072), the rest as (other)")
 	flags.BoolVar(&cfg.Public, "public", false, "allow a non-loopback -addr")
 
 	if err := flags.Parse(args); err != nil {
