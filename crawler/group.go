@@ -122,6 +122,9 @@ func (g *Group) Interrupt() {
 func (g *Group) Len() int             { return len(g.crawlers) }
 func (g *Group) Shard(i int) *Crawler { return g.crawlers[i] }
 
+// Resumed says the crawl went on from a stopped one (Config.State).
+func (g *Group) Resumed() bool { return g.store.resumed }
+
 // Loops is the loop.Group the crawl runs on.
 func (g *Group) Loops() *loop.Group { return g.loops }
 

@@ -24,6 +24,7 @@ import (
 // a disk file is not pollable, and a loop that wrote one would stall
 // every connection for as long as the disk took.
 type store struct {
+	resumed bool             // the state directory held this crawl before
 	journal *journal.Journal // nil without Config.State
 	output  *journal.Output  // nil without Config.Output
 	stop    chan struct{}    // ends the syncer
@@ -79,6 +80,7 @@ func openStore(cfg Config, apply func(journal.Visitor) journal.Visitor, notice f
 			return nil, fmt.Errorf("--state: %w", err)
 		}
 		if s.journal.Resumed() {
+			s.resumed = true
 			notice(fmt.Sprintf("resuming the crawl in %s: %d URLs done, %d to do", cfg.State, sum.Done, sum.ToDo))
 		}
 	}

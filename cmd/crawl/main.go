@@ -171,6 +171,10 @@ func exitStatus(c *crawler.Group, err error, shared bool, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "crawl: root %s\n", why)
 		code = 1
 	}
+	if c.Stats().Fetched == 0 && code == 0 && c.Resumed() && c.Stats().Done == 0 {
+		fmt.Fprintln(stderr, "crawl: nothing was left to do: the crawl in --state was finished")
+		return 0
+	}
 	if c.Stats().Fetched == 0 && code == 0 {
 		fmt.Fprintln(stderr, "crawl: nothing was fetched")
 		code = 1

@@ -149,3 +149,22 @@ func TestNoRoomStopsTheCrawlAndLosesNothing(t *testing.T) {
 		t.Fatalf("%d lines, %d distinct; want the site's 401 URLs once each", n, distinct)
 	}
 }
+
+// A finished crawl run again with its --state has nothing left to do: it
+// fetches nothing, says so, and exits 0.
+func TestFinishedCrawlRunAgainDoesNothing(t *testing.T) {
+	srv := wirelog.New(t)
+	base := srv.Host("h", wirelog.Fan(5, nil))
+	state := filepath.Join(t.TempDir(), "state")
+	if c := startCrawl(t, "-q", "--state", state, base); c.exit(t) != 0 {
+		t.Fatalf("first run: %s", c.stderr.String())
+	}
+	before := len(srv.Arrivals("h"))
+	c := startCrawl(t, "--state", state, base)
+	if code := c.exit(t); code != 0 || !strings.Contains(c.stderr.String(), "nothing was left to do") {
+		t.Fatalf("second run: exit %d, stderr %q", code, c.stderr.String())
+	}
+	if n := len(srv.Arrivals("h")) - before; n != 0 {
+		t.Fatalf("%d requests on a finished crawl's second run", n)
+	}
+}
