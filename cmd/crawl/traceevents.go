@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"loopkit/loop"
 )
@@ -138,7 +137,7 @@ func (e *loopEvents) write(it *loop.Iteration, offset time.Duration) {
 	if it.Outside {
 		if len(it.Ops) > 0 {
 			b = appendEvent(b, "i", "outside a turn", "loop", e.pid, 1, it.Start+offset)
-			b = append(b, `,"s":"t","args":{"calls":`...)
+			b = append(b, `,"s":"t","args":{"system calls":`...)
 			b = append(appendString(b, string(e.ops)), "}}"...)
 		}
 	} else {
@@ -150,7 +149,7 @@ func (e *loopEvents) write(it *loop.Iteration, offset time.Duration) {
 		b = append(b, `,"callbacks":`...)
 		b = strconv.AppendInt(b, int64(it.Callbacks), 10)
 		if len(it.Ops) > 0 {
-			b = appendArg(b, "calls", string(e.ops))
+			b = appendArg(b, "system calls", string(e.ops))
 		}
 		b = append(b, "}}"...)
 		if it.Polled {
@@ -253,76 +252,4 @@ func appendOps(b []byte, ops []loop.Op) []byte {
 		}
 	}
 	return b
-}
-
-// appendEvent opens an event: `,\n{"ph":..,"name":..,"cat":..,"pid":..,"tid":..,"ts":..`.
-// The caller adds what the kind needs and the closing brace.
-func appendEvent(b []byte, ph, name, cat string, pid, tid int, ts time.Duration) []byte {
-	b = append(b, ",\n{\"ph\":\""...)
-	b = append(b, ph...)
-	b = append(b, `","name":`...)
-	b = appendString(b, name)
-	b = append(b, `,"cat":"`...)
-	b = append(b, cat...)
-	b = append(b, `","pid":`...)
-	b = strconv.AppendInt(b, int64(pid), 10)
-	b = append(b, `,"tid":`...)
-	b = strconv.AppendInt(b, int64(tid), 10)
-	b = append(b, `,"ts":`...)
-	return appendMicros(b, ts)
-}
-
-func appendDur(b []byte, d time.Duration) []byte {
-	b = append(b, `,"dur":`...)
-	return appendMicros(b, d)
-}
-
-// appendMicros writes d in microseconds, to the nanosecond.
-func appendMicros(b []byte, d time.Duration) []byte {
-	return strconv.AppendFloat(b, float64(d)/1e3, 'f', 3, 64)
-}
-
-// appendArg adds `,"key":"value"` to an args object already opened.
-func appendArg(b []byte, key, value string) []byte {
-	b = append(b, ',')
-	b = appendString(b, key)
-	b = append(b, ':')
-	return appendString(b, value)
-}
-
-// appendMeta names a process or a thread.
-func appendMeta(b []byte, what string, pid, tid int, name string) []byte {
-	b = appendEvent(b, "M", what, "__metadata", pid, tid, 0)
-	b = append(b, `,"args":{"name":`...)
-	return append(appendString(b, name), "}}"...)
-}
-
-// appendSort puts a process at its place among the others.
-func appendSort(b []byte, pid, index int) []byte {
-	b = appendEvent(b, "M", "process_sort_index", "__metadata", pid, 0, 0)
-	b = append(b, `,"args":{"sort_index":`...)
-	return append(strconv.AppendInt(b, int64(index), 10), "}}"...)
-}
-
-// appendString writes s as a JSON string: quotes, backslashes and control
-// characters escaped, and bytes that are not UTF-8 replaced (a URL may
-// hold anything). strconv.Quote would write Go escapes, not JSON's.
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, `\ufffd`...)
-		case r == '"' || r == '\\':
-			b = append(b, '\\', byte(r))
-		case r < 0x20:
-			b = append(b, `\u00`...)
-			b = append(b, "0123456789abcdef"[r>>4], "0123456789abcdef"[r&0xf])
-		default:
-			b = append(b, s[i:i+size]...)
-		}
-		i += size
-	}
-	return append(b, '"')
 }
