@@ -1,10 +1,7 @@
 package timeline
 
 import (
-	"bytes"
-	"encoding/xml"
 	"math"
-	"strings"
 	"testing"
 	"time"
 
@@ -108,88 +105,5 @@ func TestRampLabelsEachNewMost(t *testing.T) {
 	}
 	if len(rises) != 3 || rises[0] != 1 || rises[1] != 2 || rises[2] != 3 || shown[0].rises[1].at != 12*ms || shown[0].requests != 4 {
 		t.Fatalf("h rises %v at %v, %d requests", rises, shown[0].rises, shown[0].requests)
-	}
-}
-
-// svgNode is enough of an SVG element to read the picture's structure.
-type svgNode struct {
-	XMLName xml.Name
-	Attrs   []xml.Attr `xml:",any,attr"`
-	Nodes   []svgNode  `xml:",any"`
-	Text    string     `xml:",chardata"`
-}
-
-func (n svgNode) attr(name string) string {
-	for _, a := range n.Attrs {
-		if a.Name.Local == name {
-			return a.Value
-		}
-	}
-	return ""
-}
-
-func (n svgNode) all(class string) []svgNode {
-	var out []svgNode
-	for _, c := range n.Nodes {
-		if c.attr("class") == class {
-			out = append(out, c)
-		}
-		out = append(out, c.all(class)...)
-	}
-	return out
-}
-
-// Two sections on one axis: each has its loop lane above its host lane
-// above its connections; two loops' connections numbered alike are two
-// lanes, each saying its loop; the second section, half as long, has its
-// bars end halfway across.
-func TestChartOfSectionsOnOneAxis(t *testing.T) {
-	lane := func(name string) *LoopLane {
-		l := &LoopLane{Name: name}
-		l.Add(&loop.Iteration{N: 1, Start: 0, End: 40 * ms, Timeout: -1, Polled: true, Asleep: 30 * ms,
-			Ready: []loop.Ready{{FD: 9, Read: true}}, Callbacks: 1, Busy: 10 * ms, Calls: []loop.Call{{Start: 30 * ms, End: 40 * ms}}})
-		return l
-	}
-	wait := func(loop int, conn uint64, end time.Duration) Bar {
-		return Bar{Loop: loop, Lane: conn, Host: "h", Start: 0, Phases: []Phase{{Name: "wait", End: end}}}
-	}
-	c := Chart{Title: "two runs", Sections: []Section{
-		{Title: "long", Loops: []*LoopLane{lane("loop 0"), lane("loop 1")}, Bars: []Bar{wait(0, 1, 40*ms), wait(1, 1, 40*ms)}},
-		{Title: "short", Loops: []*LoopLane{lane("loop 0")}, Bars: []Bar{wait(0, 1, 20*ms)}},
-	}}
-	var out bytes.Buffer
-	if err := c.WriteSVG(&out); err != nil {
-		t.Fatal(err)
-	}
-	var root svgNode
-	if err := xml.Unmarshal(out.Bytes(), &root); err != nil {
-		t.Fatalf("not XML: %v", err)
-	}
-	sections := root.all("section")
-	if len(sections) != 2 || len(root.all("axis")) != 1 {
-		t.Fatalf("%d sections, %d axes", len(sections), len(root.all("axis")))
-	}
-	first := sections[0]
-	if len(first.all("looplane")) != 2 || len(first.all("hostlane")) != 1 || len(first.all("lane")) != 2 {
-		t.Fatalf("first section: %d loop lanes, %d host lanes, %d connection lanes; want 2, 1, 2",
-			len(first.all("looplane")), len(first.all("hostlane")), len(first.all("lane")))
-	}
-	var names []string
-	for _, l := range first.all("lane") {
-		for _, n := range l.Nodes {
-			if n.XMLName.Local == "text" {
-				names = append(names, n.Text)
-			}
-		}
-	}
-	if strings.Join(names, ", ") != "loop 0 conn 1, loop 1 conn 1" {
-		t.Fatalf("connection lanes named %v", names)
-	}
-	right := func(s svgNode) string {
-		r := s.all("phase wait")
-		return r[len(r)-1].attr("width")
-	}
-	if a, b := right(first), right(sections[1]); a != "1100.00" || b != "550.00" {
-		t.Fatalf("bars %s and %s px wide: want the whole axis, then half of it", a, b)
 	}
 }
