@@ -28,7 +28,6 @@ type instruments struct {
 
 // recorder hears every turn of one loop, and hands it to what was asked for.
 type recorder struct {
-	index  int
 	offset time.Duration // this loop's clock + offset = time since epoch
 	jsonl  *jsonlWriter
 	events *loopEvents
@@ -70,7 +69,7 @@ func newInstruments(o *options, n int) (*instruments, error) {
 		in.events = ev
 	}
 	for i := range n {
-		r := &recorder{index: i}
+		r := &recorder{}
 		if in.jsonl != nil {
 			r.jsonl = newJSONLWriter(in.jsonl, i, n > 1)
 		}
