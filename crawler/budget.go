@@ -47,6 +47,7 @@ func newBudget(cfg Config) *budget {
 	b.slots.Store(int64(cfg.MaxTasks))
 	b.parse = newParsePool(cfg.ParseWorkers, cfg.MaxTasks, cfg.ParseInlineBelow, cfg.ParseBudget)
 	b.parse.onRoom = b.wake
+	b.parse.observe = cfg.OnParse
 	return b
 }
 

@@ -99,6 +99,11 @@ type Config struct {
 	// robots.txt and retries included, with its connection and phases:
 	// what a timeline is drawn from. Left nil, it costs nothing.
 	OnAttempt func(*Attempt)
+	// OnParse, if set, hears of every page a parse worker parsed (pages
+	// parsed on the loop are part of its callbacks). It is called on the
+	// worker's goroutine, by several workers at once: it must be safe
+	// for that. Left nil, it costs a nil check per page.
+	OnParse func(ParseEvent)
 	// OnNotice, if set, hears what the operator should know, once each:
 	// a host given up, a trap limit reached.
 	OnNotice func(msg string)

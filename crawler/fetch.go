@@ -181,7 +181,7 @@ func (c *Crawler) attempted(j *frontier.Job, trace *http1.Trace, reply *http1.Re
 	if trace == nil {
 		return
 	}
-	a := &Attempt{URL: j.Item.URL, Robots: j.Gate, Try: int(j.Item.Tries) + 1,
+	a := &Attempt{URL: j.Item.URL, Loop: c.shardIndex(), Robots: j.Gate, Try: int(j.Item.Tries) + 1,
 		Queued: time.Duration(j.Item.QueuedMS) * time.Millisecond, Trace: *trace}
 	if reply != nil {
 		a.Status = reply.StatusCode

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/url"
 	"sync/atomic"
+	"time"
 
 	"loopkit/future"
 	"loopkit/loop"
@@ -54,6 +55,7 @@ type parsePool struct {
 	jobs        chan parseJob
 	running     []future.Awaitable[struct{}]
 	parseFn     func(contentType string, body []byte, page *url.URL) parsed // parsePage; a test's stand-in
+	observe     func(ParseEvent)                                            // Config.OnParse; nil: nothing is timed
 
 	// Every loop of a Group sends its pages here, so these are atomics.
 	pending atomic.Int64   // bytes handed to the workers and not back yet
@@ -85,8 +87,10 @@ func newParsePool(workers, maxJobs, inlineBelow, budget int) *parsePool {
 // start starts the workers on home's executor: home's Close waits for
 // them, so a closed loop leaves no parse worker behind.
 func (p *parsePool) start(home *loop.Loop) {
-	for range p.workers {
-		p.running = append(p.running, loop.RunInExecutor(home, p.work))
+	for i := range p.workers {
+		p.running = append(p.running, loop.RunInExecutor(home, func(ctx context.Context) (struct{}, error) {
+			return p.work(ctx, i)
+		}))
 	}
 }
 
@@ -108,9 +112,10 @@ func (p *parsePool) parse(y task.Yield, c *Crawler, contentType string, body []b
 	return task.Await(y, j.result)
 }
 
-// work is one parse worker: it parses what comes, and posts each result
-// back to its crawler's loop, until the pool closes or its home loop does.
-func (p *parsePool) work(ctx context.Context) (struct{}, error) {
+// work is parse worker number worker: it parses what comes, and posts
+// each result back to its crawler's loop, until the pool closes or its
+// home loop does.
+func (p *parsePool) work(ctx context.Context, worker int) (struct{}, error) {
 	for {
 		select {
 		case <-ctx.Done():
@@ -119,7 +124,14 @@ func (p *parsePool) work(ctx context.Context) (struct{}, error) {
 			if !ok {
 				return struct{}{}, nil
 			}
+			var began time.Time
+			if p.observe != nil {
+				began = time.Now()
+			}
 			res := p.parseFn(j.contentType, j.body, j.page)
+			if p.observe != nil {
+				p.observe(ParseEvent{Worker: worker, URL: j.page.String(), Bytes: len(j.body), Start: began, End: time.Now()})
+			}
 			// A closed loop has nobody waiting for the result: dropped.
 			_ = j.owner.loop.CallSoonThreadsafe(func() { p.done(j, res) })
 		}

@@ -229,10 +229,21 @@ func errorKind(err error) string {
 // hears of each; cmd/crawl's --timeline draws them.
 type Attempt struct {
 	URL    string
+	Loop   int           // the loop that made it, in its Group (0 for a lone Crawler); the times below are on its clock
 	Robots bool          // a robots.txt fetch, not a page
 	Try    int           // 1 for the first attempt
 	Queued time.Duration // loop time the URL (re)entered its host's queue
 	Trace  http1.Trace   // Trace.Start is when the request left the frontier
 	Status int           // 0 when no response came
 	Err    string        // why it failed, if it did
+}
+
+// ParseEvent is one page a parse worker parsed (Config.OnParse): which
+// worker, which page, how big, and when it began and ended. Workers are
+// goroutines, on no loop's clock: the times are the process's.
+type ParseEvent struct {
+	Worker     int // from 0
+	URL        string
+	Bytes      int
+	Start, End time.Time
 }

@@ -42,6 +42,14 @@ func ownerOf(u *url.URL, shards int) int {
 	return int(maphash.String(ownerSeed, authority(u)) % uint64(shards))
 }
 
+// shardIndex is the index of c's loop in its Group: 0 on its own.
+func (c *Crawler) shardIndex() int {
+	if c.shard == nil {
+		return 0
+	}
+	return c.shard.index
+}
+
 // owns says whether this crawler may queue u itself: always, on its own;
 // as a shard, if u's server is its. Most of a page's links point to the
 // page's own server, so the last answer is kept: one string comparison

@@ -33,6 +33,13 @@ type GroupOptions struct {
 	// Options are every loop's. A Trace function is called by every
 	// loop, each on its own goroutine: it must be safe for that.
 	Options
+	// TraceLoop, if set, gives each loop a trace function of its own:
+	// NewGroup calls it with each loop's index, 0 ≤ i < n, before the
+	// loop exists, and the loop calls only what it returned (nil: no
+	// trace for that loop). So a trace writer can keep a buffer per
+	// loop and say which loop each turn was, with no lock between turns.
+	// It takes the place of Options.Trace.
+	TraceLoop func(i int) func(*Iteration)
 	// LockOSThread wires each loop's goroutine to an OS thread of its
 	// own while it runs (runtime.LockOSThread, called before fn, so
 	// before any task's coroutine exists: see docs/kernel.md). It keeps
@@ -52,8 +59,12 @@ func NewGroup(n int, opts *GroupOptions) (*Group, error) {
 		o = *opts
 	}
 	g := &Group{lock: o.LockOSThread}
-	for range n {
-		l, err := New(&o.Options)
+	for i := range n {
+		opts := o.Options
+		if o.TraceLoop != nil {
+			opts.Trace = o.TraceLoop(i)
+		}
+		l, err := New(&opts)
 		if err != nil {
 			g.Close()
 			return nil, err

@@ -78,6 +78,11 @@ func (o *observer) timedCallback(l *Loop, fn func()) {
 	l.callGuarded(fn)
 	o.last = o.now()
 	d := o.last - start
+	if o.trace != nil {
+		// Traced, every callback is kept: its code's address now, its
+		// name (a map lookup) once per turn, in emit.
+		o.it.Calls = append(o.it.Calls, Call{Start: start, End: o.last, pc: funcPC(fn)})
+	}
 	o.stats.Callbacks++
 	o.stats.Busy += d
 	o.stats.Durations.Add(d)

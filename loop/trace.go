@@ -36,6 +36,10 @@ type Iteration struct {
 	Longest   time.Duration // the longest of them
 	// LongestFunc names the function that ran for Longest.
 	LongestFunc string
+	// Calls are the callbacks run, one by one, in order: what a trace
+	// viewer draws as the turn's slices (cmd/crawl --trace_events).
+	// AppendJSON leaves them out: its line is the turn in summary.
+	Calls []Call
 
 	// Ops are the system calls made through the loop during the turn, in
 	// order: the poller's Register, Modify and Deregister, and the socket
@@ -43,6 +47,17 @@ type Iteration struct {
 	// Sockets a program reads and writes itself (netpoll.Read in a reader
 	// callback) show only as the callback that ran.
 	Ops []Op
+}
+
+// Call is one callback the loop ran. Its Start is the previous
+// callback's End (or the wait's, or the turn's start): the loop reads
+// its clock once per callback, and the little bookkeeping between two
+// callbacks is counted in the second.
+type Call struct {
+	// Func names the function, as Stats.LongestFunc does.
+	Func       string
+	Start, End time.Duration // on the loop's clock
+	pc         uintptr       // Func's code, named when the turn is emitted
 }
 
 // Ready is one fd that a wait reported ready.
@@ -112,9 +127,12 @@ func (o *observer) emit() {
 			o.it.End = o.it.Start
 		}
 		o.it.LongestFunc = o.funcName(o.itPC)
+		for i := range o.it.Calls {
+			o.it.Calls[i].Func = o.funcName(o.it.Calls[i].pc)
+		}
 		o.trace(&o.it)
 	}
-	o.it = Iteration{Ready: o.it.Ready[:0], Ops: o.it.Ops[:0]}
+	o.it = Iteration{Ready: o.it.Ready[:0], Ops: o.it.Ops[:0], Calls: o.it.Calls[:0]}
 	o.itPC = 0
 }
 

@@ -21,8 +21,9 @@ import (
 type options struct {
 	cfg      crawler.Config
 	poller   string
-	trace    string // --trace FILE: the loop's turns as JSON Lines (trace.go)
-	timeline string // --timeline FILE.svg: every request, one lane per connection (timeline.go)
+	trace    string // --trace FILE: the loops' turns as JSON Lines (trace.go)
+	events   string // --trace_events FILE.json: the crawl for a trace viewer (traceevents.go)
+	timeline string // --timeline FILE.svg: the loops and every request, a lane each (timeline.go)
 	verbose  int
 	quiet    bool
 	insecure bool
@@ -32,6 +33,11 @@ type options struct {
 	shards   int           // --shards
 	lease    time.Duration // --lease
 	demo     site.Config
+
+	// instruments are what newLoops set up to listen for --trace,
+	// --trace_events and --timeline (observe.go), for startTimeline and
+	// the end of the crawl. Not a flag: the one thing here that is not.
+	instruments *instruments
 }
 
 // count is a flag that counts its repetitions: -v -v, or -v=2.
@@ -100,8 +106,9 @@ func parseFlags(args []string, stdout io.Writer) (*options, []string, error) {
 	fs.IntVar(&o.shards, "shards", 16, "with --redis: shards the crawl's hosts are split into, fixed when the crawl is created")
 	fs.DurationVar(&o.lease, "lease", 3*time.Second, "with --redis: how long a shard's lease lasts unrenewed (a dead process's shards wait this long)")
 	fs.BoolVar(&c.StateReuse, "state_reuse", false, "go on with a --state DIR whose crawl had other roots, scope, filters or -o")
-	fs.StringVar(&o.trace, "trace", "", "write one JSON line per turn of the event loop to `FILE` (see docs/tutorial.md)")
-	fs.StringVar(&o.timeline, "timeline", "", "draw every request, one lane per connection, split into its phases, in `FILE.svg`")
+	fs.StringVar(&o.trace, "trace", "", "write one JSON line per turn of each event loop to `FILE` (see docs/tutorial.md)")
+	fs.StringVar(&o.events, "trace_events", "", "write the crawl as Chrome trace events to `FILE.json`, for Perfetto or chrome://tracing: each loop's turns, waits and callbacks, each connection's requests, the parse workers")
+	fs.StringVar(&o.timeline, "timeline", "", "draw the crawl in `FILE.svg`: a lane per loop (busy, asleep, what woke it), per host (requests in flight), per connection (each request in its phases)")
 	fs.StringVar(&o.poller, "poller", "", "epoll, kqueue or poll (default: the best this OS has)")
 	fs.IntVar(&o.loops, "loops", crawler.DefaultLoops(), "event loops, one goroutine each; servers are shared out between them by a hash of their names (1: one loop, the simplest)")
 	parseWorkers := fs.Int("parse_workers", runtime.GOMAXPROCS(0), "goroutines that parse pages off the loops (0: every page is parsed on its loop)")
@@ -171,14 +178,6 @@ func parseFlags(args []string, stdout io.Writer) (*options, []string, error) {
 			return nil, nil, errors.New("--redis runs one loop per process: add processes, not loops")
 		case o.shards < 1 || o.shards > 4096 || o.lease < 500*time.Millisecond:
 			return nil, nil, errors.New("--shards must be between 1 and 4096, --lease at least 500ms")
-		}
-		o.loops = 1
-	}
-	if (o.trace != "" || o.timeline != "") && o.loops > 1 {
-		// One loop's turns, one client's connections: with several loops
-		// the trace would interleave them, and connection numbers repeat.
-		if isSet(fs, "loops") {
-			return nil, nil, errors.New("--trace and --timeline follow one loop: use them with --loops 1")
 		}
 		o.loops = 1
 	}

@@ -1,11 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,30 +13,33 @@ import (
 
 // newLoops makes the crawl's loops, --loops of them. They always keep
 // loop.Stats — a clock read per callback — so that the crawl can say what
-// each loop's worst stall was; with --trace (one loop only) the loop also
-// writes one JSON line per turn to that file. finish closes the loops,
-// prints a line per loop on stderr (unless -q), and closes the trace;
-// call it once the crawl is over.
+// each loop's worst stall was. With --trace, --trace_events or
+// --timeline each loop also hands every turn to a recorder of its own
+// (observe.go). finish closes the loops, prints a line per loop on stderr
+// (unless -q), and writes and closes the traces; call it once the crawl
+// is over.
 func newLoops(o *options, stderr io.Writer) (g *loop.Group, finish func(), err error) {
 	opts := &loop.GroupOptions{Options: loop.Options{Poller: o.poller, Stats: true}}
-	var tw *traceWriter
-	if o.trace != "" {
-		f, err := os.Create(o.trace)
-		if err != nil {
-			return nil, nil, err
-		}
-		tw = &traceWriter{f: f, w: bufio.NewWriterSize(f, 64<<10), ops: make(map[string]int)}
-		opts.Trace = tw.write
+	in, err := newInstruments(o, o.loops)
+	if err != nil {
+		return nil, nil, err
+	}
+	if in != nil {
+		opts.TraceLoop = in.traceLoop
 	}
 	g, err = loop.NewGroup(o.loops, opts)
 	if err != nil {
-		if tw != nil {
-			tw.f.Close()
+		if in != nil {
+			in.closeFiles()
 		}
 		return nil, nil, err
 	}
+	if in != nil {
+		in.started(g)
+	}
+	o.instruments = in
 	return g, func() {
-		g.Close() // first, so the trace has Close's system calls too
+		g.Close() // first, so the traces have Close's system calls too
 		if !o.quiet {
 			for i := range g.Len() {
 				line := stallLine(g.Loop(i).Stats())
@@ -47,14 +49,40 @@ func newLoops(o *options, stderr io.Writer) (g *loop.Group, finish func(), err e
 				fmt.Fprintln(stderr, "crawl: "+line)
 			}
 		}
-		if tw != nil {
-			if err := tw.close(); err != nil {
-				fmt.Fprintf(stderr, "crawl: writing %s: %v\n", o.trace, err)
-			} else if !o.quiet {
-				fmt.Fprintf(stderr, "crawl: trace: %s in %s\n", tw.summary(), o.trace)
-			}
+		if in != nil {
+			in.finish(o, stderr)
 		}
 	}, nil
+}
+
+// finish writes what is left of the traces, closes their files, and
+// says on stderr what each holds (unless -q), or why it failed.
+func (in *instruments) finish(o *options, stderr io.Writer) {
+	say := func(format string, a ...any) {
+		if !o.quiet {
+			fmt.Fprintf(stderr, "crawl: "+format+"\n", a...)
+		}
+	}
+	if in.jsonl != nil {
+		var sum jsonlWriter
+		for _, r := range in.loops {
+			r.jsonl.flush()
+			sum.add(r.jsonl)
+		}
+		if err := in.jsonl.close(); err != nil {
+			fmt.Fprintf(stderr, "crawl: writing %s: %v\n", o.trace, err)
+		} else {
+			say("trace: %s in %s", sum.summary(), o.trace)
+		}
+	}
+	if in.events != nil {
+		summary, err := in.events.close()
+		if err != nil {
+			fmt.Fprintf(stderr, "crawl: writing %s: %v\n", o.events, err)
+		} else {
+			say("trace events: %s in %s (open it in https://ui.perfetto.dev or chrome://tracing)", summary, o.events)
+		}
+	}
 }
 
 // stallLine is the loop's part of the crawl's stats, in one line: how it
@@ -85,24 +113,28 @@ func shortFunc(name string) string {
 	return strings.TrimPrefix(name, "loopkit/")
 }
 
-// traceWriter writes the trace through a 64 KiB buffer. That is a
-// blocking write(2) on the loop's goroutine every few hundred turns: a
-// file is not pollable, and the page cache takes 64 KiB in tens of
-// microseconds, so it is cheap — and it shows in the trace itself, as a
-// longer turn. A production tracer writes into a ring buffer that
-// another thread drains, so the loop never waits for the disk.
-type traceWriter struct {
-	f     *os.File
-	w     *bufio.Writer
-	line  []byte
-	err   error
+// jsonlWriter writes one loop's turns as JSON Lines through a buffer of
+// its own onto the --trace file, and counts what it wrote. With several
+// loops each line starts with the loop's index, "loop"; the times in it
+// are on that loop's clock (Loop.Time).
+type jsonlWriter struct {
+	out   buffered
+	loop  []byte // `{"loop":1,` with several loops; nil with one
 	turns int
 	waits int
 	ready int
 	ops   map[string]int
 }
 
-func (t *traceWriter) write(it *loop.Iteration) {
+func newJSONLWriter(f *sharedFile, index int, many bool) *jsonlWriter {
+	w := &jsonlWriter{out: buffered{file: f}, ops: make(map[string]int)}
+	if many {
+		w.loop = []byte(`{"loop":` + strconv.Itoa(index) + ",")
+	}
+	return w
+}
+
+func (t *jsonlWriter) write(it *loop.Iteration) {
 	if !it.Outside {
 		t.turns++
 	}
@@ -113,26 +145,36 @@ func (t *traceWriter) write(it *loop.Iteration) {
 	for _, op := range it.Ops {
 		t.ops[op.Name]++
 	}
-	if t.err == nil {
-		t.line = it.AppendJSON(t.line[:0])
-		_, t.err = t.w.Write(t.line)
+	if t.loop == nil {
+		t.out.buf = it.AppendJSON(t.out.buf)
+	} else {
+		// The line without its opening brace, after the loop's field.
+		t.out.buf = append(t.out.buf, t.loop...)
+		at := len(t.out.buf)
+		t.out.buf = it.AppendJSON(t.out.buf)
+		t.out.buf = append(t.out.buf[:at], t.out.buf[at+1:]...)
 	}
+	t.out.done()
 }
 
-func (t *traceWriter) close() error {
-	err := t.err
-	if ferr := t.w.Flush(); err == nil {
-		err = ferr
+func (t *jsonlWriter) flush() { t.out.flush() }
+
+// add adds another writer's counts to t's.
+func (t *jsonlWriter) add(o *jsonlWriter) {
+	t.turns += o.turns
+	t.waits += o.waits
+	t.ready += o.ready
+	if t.ops == nil {
+		t.ops = make(map[string]int)
 	}
-	if cerr := t.f.Close(); err == nil {
-		err = cerr
+	for name, n := range o.ops {
+		t.ops[name] += n
 	}
-	return err
 }
 
 // summary counts what the trace holds: turns, waits, ready fds, and the
-// system calls made through the loop, by name.
-func (t *traceWriter) summary() string {
+// system calls made through the loops, by name.
+func (t *jsonlWriter) summary() string {
 	names := make([]string, 0, len(t.ops))
 	for name := range t.ops {
 		names = append(names, name)

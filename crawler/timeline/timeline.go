@@ -1,10 +1,14 @@
 // Package timeline draws requests on a time axis, one lane per connection,
-// as an SVG picture: what a crawl or a benchmark did, and when.
+// as an SVG picture: what a crawl or a benchmark did, and when. Above the
+// connections, a lane per event loop says when the loop was busy, when
+// it slept and what woke it, and a lane per host shows the requests in
+// flight to it: its ramp-up.
 //
 // crawler/timeline sits beside the crawler and uses only crawler/http1's
-// Trace (which connection carried a request, and when each phase ended).
-// It is presentation, not measurement: cmd/crawl's --timeline and the
-// tutorial's pictures feed it the traces the client filled in.
+// Trace (which connection carried a request, and when each phase ended)
+// and the loop's trace (loop.Iteration). It is presentation, not
+// measurement: cmd/crawl's --timeline and the tutorial's pictures feed it
+// what the client and the loop recorded.
 //
 // Each request is a bar split into its phases: dns, connect, tls (when
 // there is TLS), write, wait (for the first byte) and read. A robots.txt
@@ -23,6 +27,8 @@ import (
 // Bar is one request.
 type Bar struct {
 	Lane   uint64 // the connection that carried it (http1.Trace.Conn); 0: none
+	Loop   int    // the loop whose client made it: connection numbers are per client
+	Host   string // the server it went to, for the host's ramp; "": none drawn
 	Label  string // a short name, drawn in the bar when it fits
 	Detail string // the tooltip: URL, status or error, try
 	Queued time.Duration

@@ -11,6 +11,7 @@ import (
 
 	"loopkit/crawler/http1"
 	"loopkit/crawler/timeline"
+	"loopkit/loop"
 )
 
 const ms = time.Millisecond
@@ -46,6 +47,7 @@ type svgNode struct {
 	XMLName xml.Name
 	Attrs   []xml.Attr `xml:",any,attr"`
 	Nodes   []svgNode  `xml:",any"`
+	Text    string     `xml:",chardata"`
 }
 
 func (n svgNode) attr(name string) string {
@@ -155,5 +157,60 @@ func TestSVGScalesToThousands(t *testing.T) {
 	}
 	if strings.Contains(out.String(), ">/x</text>") {
 		t.Fatal("labels drawn in 9-pixel lanes")
+	}
+}
+
+// Two sections on one axis: each has its loop lane above its host lane
+// above its connections; two loops' connections numbered alike are two
+// lanes, each saying its loop; the second section, half as long, has its
+// bars end halfway across.
+func TestChartOfSectionsOnOneAxis(t *testing.T) {
+	lane := func(name string) *timeline.LoopLane {
+		l := &timeline.LoopLane{Name: name}
+		l.Add(&loop.Iteration{N: 1, Start: 0, End: 40 * ms, Timeout: -1, Polled: true, Asleep: 30 * ms,
+			Ready: []loop.Ready{{FD: 9, Read: true}}, Callbacks: 1, Busy: 10 * ms, Calls: []loop.Call{{Start: 30 * ms, End: 40 * ms}}})
+		return l
+	}
+	wait := func(loop int, conn uint64, end time.Duration) timeline.Bar {
+		return timeline.Bar{Loop: loop, Lane: conn, Host: "h", Start: 0, Phases: []timeline.Phase{{Name: "wait", End: end}}}
+	}
+	c := timeline.Chart{Title: "two runs", Sections: []timeline.Section{
+		{Title: "long", Loops: []*timeline.LoopLane{lane("loop 0"), lane("loop 1")}, Bars: []timeline.Bar{wait(0, 1, 40*ms), wait(1, 1, 40*ms)}},
+		{Title: "short", Loops: []*timeline.LoopLane{lane("loop 0")}, Bars: []timeline.Bar{wait(0, 1, 20*ms)}},
+	}}
+	var out bytes.Buffer
+	if err := c.WriteSVG(&out); err != nil {
+		t.Fatal(err)
+	}
+	var root svgNode
+	if err := xml.Unmarshal(out.Bytes(), &root); err != nil {
+		t.Fatalf("not XML: %v", err)
+	}
+	sections := root.find("section")
+	if len(sections) != 2 || len(root.find("axis")) != 1 {
+		t.Fatalf("%d sections, %d axes", len(sections), len(root.find("axis")))
+	}
+	first := sections[0]
+	if len(first.find("looplane")) != 2 || len(first.find("hostlane")) != 1 || len(first.find("lane")) != 2 {
+		t.Fatalf("first section: %d loop lanes, %d host lanes, %d connection lanes; want 2, 1, 2",
+			len(first.find("looplane")), len(first.find("hostlane")), len(first.find("lane")))
+	}
+	var names []string
+	for _, l := range first.find("lane") {
+		for _, n := range l.Nodes {
+			if n.XMLName.Local == "text" {
+				names = append(names, n.Text)
+			}
+		}
+	}
+	if strings.Join(names, ", ") != "loop 0 conn 1, loop 1 conn 1" {
+		t.Fatalf("connection lanes named %v", names)
+	}
+	right := func(s svgNode) string {
+		r := s.find("phase wait")
+		return r[len(r)-1].attr("width")
+	}
+	if a, b := right(first), right(sections[1]); a != "1100.00" || b != "550.00" {
+		t.Fatalf("bars %s and %s px wide: want the whole axis, then half of it", a, b)
 	}
 }

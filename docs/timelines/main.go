@@ -1,12 +1,14 @@
 // Command timelines draws the experiment of an article on polite crawling
 // with asyncio and httpx — 60 requests to a server that takes 200 ms each —
-// as two timelines: with a Semaphore(5) in front of the requests, and with
-// none. The pictures in the tutorial are its output:
+// run twice, with a Semaphore(5) in front of the requests and with none,
+// as one picture on one time axis. The picture in the tutorial is its
+// output:
 //
-//	go run ./docs/timelines            # writes semaphore-5.svg and unbounded.svg here
+//	go run ./docs/timelines            # writes semaphore-and-unbounded.svg here
 //
 // Each request goes through loopkit's HTTP client with a Trace, so every
-// bar is one request on the connection that carried it.
+// bar is one request on the connection that carried it; the loop's own
+// trace (loop.Options.Trace) draws the lane of the loop above them.
 package main
 
 import (
@@ -14,6 +16,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"loopkit/crawler/http1"
@@ -35,45 +38,51 @@ func main() {
 	}
 }
 
-// run draws n requests of delay each, with a semaphore of 5 and with none.
+// run draws n requests of delay each, with a semaphore of 5 and with
+// none, as two sections of one chart.
 func run(w io.Writer, dir string, n int, delay time.Duration) error {
+	chart := timeline.Chart{Title: fmt.Sprintf("%d requests to a server that takes %v for each, on one time axis", n, delay)}
 	for _, limit := range []int{5, n} {
-		name := "semaphore-5"
+		name := "Semaphore(5)"
 		if limit == n {
-			name = "unbounded"
+			name = "no limit"
 		}
-		bars, peak, took, err := fetchAll(n, limit, delay)
+		section, peak, took, err := fetchAll(n, limit, delay)
 		if err != nil {
 			return err
 		}
-		f, err := os.Create(filepath.Join(dir, name+".svg"))
-		if err != nil {
-			return err
-		}
-		title := fmt.Sprintf("%d requests × %v, %s: %v, peak %d in flight at the server", n, delay, name, took.Round(10*time.Millisecond), peak)
-		err = timeline.WriteSVG(f, title, bars)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "%-12s %v, the server saw at most %d at once -> %s\n", name, took.Round(10*time.Millisecond), peak, f.Name())
+		section.Title = fmt.Sprintf("%s: %v, peak %d in flight at the server", name, took.Round(10*time.Millisecond), peak)
+		chart.Sections = append(chart.Sections, section)
+		fmt.Fprintf(w, "%-12s %v, the server saw at most %d at once\n", name, took.Round(10*time.Millisecond), peak)
 	}
-	return nil
+	f, err := os.Create(filepath.Join(dir, "semaphore-and-unbounded.svg"))
+	if err != nil {
+		return err
+	}
+	err = chart.WriteSVG(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		fmt.Fprintf(w, "drawn in %s\n", f.Name())
+	}
+	return err
 }
 
 // fetchAll makes n requests of delay each, at most limit at a time, and
-// returns their bars, the server's peak in-flight count and the time taken.
-func fetchAll(n, limit int, delay time.Duration) ([]timeline.Bar, int64, time.Duration, error) {
+// returns them as a section of the picture — a bar per request, and the
+// loop's lane — with the server's peak in-flight count and the time taken.
+func fetchAll(n, limit int, delay time.Duration) (timeline.Section, int64, time.Duration, error) {
+	var section timeline.Section
 	server, err := site.Start(site.Config{}, "127.0.0.1:0")
 	if err != nil {
-		return nil, 0, 0, err
+		return section, 0, 0, err
 	}
 	defer server.Close()
-	l, err := loop.New(nil)
+	lane := &timeline.LoopLane{Name: "the loop"} // the bars are on its clock: no Offset
+	l, err := loop.New(&loop.Options{Trace: lane.Add})
 	if err != nil {
-		return nil, 0, 0, err
+		return section, 0, 0, err
 	}
 	defer l.Close()
 	client := http1.NewClient(l, http1.Options{MaxConnsPerHost: n}) // the pool is no limit here
@@ -101,12 +110,14 @@ func fetchAll(n, limit int, delay time.Duration) ([]timeline.Bar, int64, time.Du
 	})
 	took := time.Since(start)
 	if err != nil {
-		return nil, 0, 0, err
+		return section, 0, 0, err
 	}
-	bars := make([]timeline.Bar, n)
+	host := strings.TrimSuffix(strings.TrimPrefix(server.URL(), "http://"), "/")
 	for i, tr := range traces {
-		bars[i] = timeline.Bar{Lane: tr.Conn, Label: fmt.Sprint(i), Detail: fmt.Sprintf("request %d, connection %d", i, tr.Conn),
-			Queued: queued[i], Start: tr.Start, Phases: timeline.Phases(tr, false)}
+		section.Bars = append(section.Bars, timeline.Bar{Lane: tr.Conn, Host: host, Label: fmt.Sprint(i),
+			Detail: fmt.Sprintf("request %d, connection %d", i, tr.Conn),
+			Queued: queued[i], Start: tr.Start, Phases: timeline.Phases(tr, false)})
 	}
-	return bars, server.Stats().PeakInFlight, took, nil
+	section.Loops = []*timeline.LoopLane{lane}
+	return section, server.Stats().PeakInFlight, took, nil
 }

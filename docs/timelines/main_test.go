@@ -2,16 +2,63 @@ package main
 
 import (
 	"bytes"
+	"encoding/xml"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 )
 
-// The program draws both pictures: five lanes with the semaphore (each
-// connection reused), one per request without it.
-func TestBothTimelines(t *testing.T) {
+// svgNode is enough of an SVG element to read the picture's structure.
+type svgNode struct {
+	XMLName xml.Name
+	Attrs   []xml.Attr `xml:",any,attr"`
+	Nodes   []svgNode  `xml:",any"`
+}
+
+func (n svgNode) attr(name string) string {
+	for _, a := range n.Attrs {
+		if a.Name.Local == name {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+// find returns the descendants whose class is class.
+func (n svgNode) find(class string) []svgNode {
+	var out []svgNode
+	for _, c := range n.Nodes {
+		if c.attr("class") == class {
+			out = append(out, c)
+		}
+		out = append(out, c.find(class)...)
+	}
+	return out
+}
+
+// rightmost is the largest x+width of the rects under n.
+func (n svgNode) rightmost() float64 {
+	right := 0.0
+	for _, c := range n.Nodes {
+		if c.XMLName.Local == "rect" {
+			x, _ := strconv.ParseFloat(c.attr("x"), 64)
+			w, _ := strconv.ParseFloat(c.attr("width"), 64)
+			right = max(right, x+w)
+		}
+		right = max(right, c.rightmost())
+	}
+	return right
+}
+
+// The program draws both runs in one picture: with the semaphore five
+// connection lanes (each connection reused), without it one per request;
+// each run has its loop's lane and the host's ramp. The time axis is
+// one: the run without a limit, three times as quick here (12 requests,
+// 5 at a time: three rounds against one), is drawn a third as wide.
+func TestBothRunsOnOneTimeAxis(t *testing.T) {
 	guard := time.AfterFunc(time.Minute, func() { panic("timelines hung") })
 	defer guard.Stop()
 	dir := t.TempDir()
@@ -19,19 +66,40 @@ func TestBothTimelines(t *testing.T) {
 	if err := run(&out, dir, 12, 20*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	for name, lanes := range map[string]int{"semaphore-5": 5, "unbounded": 12} {
-		svg, err := os.ReadFile(filepath.Join(dir, name+".svg"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n := strings.Count(string(svg), `class="lane"`); n != lanes {
-			t.Errorf("%s: %d lanes, want %d", name, n, lanes)
-		}
-		if n := strings.Count(string(svg), `class="bar"`); n != 12 {
-			t.Errorf("%s: %d bars, want 12", name, n)
-		}
-	}
 	if !strings.Contains(out.String(), "at most 5 at once") || !strings.Contains(out.String(), "at most 12 at once") {
 		t.Fatalf("output %q", out.String())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "semaphore-and-unbounded.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var root svgNode
+	if err := xml.Unmarshal(b, &root); err != nil {
+		t.Fatalf("not XML: %v", err)
+	}
+	sections := root.find("section")
+	if len(sections) != 2 || len(root.find("axis")) != 1 {
+		t.Fatalf("%d sections and %d axes, want 2 sections on 1 axis", len(sections), len(root.find("axis")))
+	}
+	var barsRight [2]float64
+	for i, want := range []int{5, 12} {
+		s := sections[i]
+		if n := len(s.find("lane")); n != want {
+			t.Errorf("section %d: %d connection lanes, want %d", i+1, n, want)
+		}
+		if n := len(s.find("bar")); n != 12 {
+			t.Errorf("section %d: %d bars, want 12", i+1, n)
+		}
+		if n := len(s.find("looplane")); n != 1 || len(s.find("hostlane")) != 1 {
+			t.Errorf("section %d: %d loop lanes and %d host lanes, want 1 and 1", i+1, n, len(s.find("hostlane")))
+		}
+		for _, bar := range s.find("bar") {
+			barsRight[i] = max(barsRight[i], bar.rightmost())
+		}
+	}
+	// From the plot's left edge (110 px), the quick run's bars span about
+	// a third of the slow run's.
+	if ratio := (barsRight[1] - 110) / (barsRight[0] - 110); ratio > 0.6 || ratio < 0.15 {
+		t.Fatalf("the run without a limit is drawn %.2f as wide as the one with, want about a third: not one time axis", ratio)
 	}
 }
