@@ -150,7 +150,6 @@ func (c *Crawler) Crawl(y task.Yield) error {
 		c.cfg.Shared.Finish(y)
 	}
 	c.drain(y)
-	c.closeSpill()
 	if c.ownPool {
 		if cerr := c.Close(); err == nil {
 			err = cerr

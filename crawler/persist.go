@@ -30,7 +30,8 @@ type store struct {
 	stop    chan struct{}    // ends the syncer
 	synced  sync.WaitGroup
 	mu      sync.Mutex
-	err     error // the first write that failed: the crawl stops on it
+	err     error          // the first write that failed: the crawl stops on it
+	spill   *journal.Spill // long host queues' overflow, opened on first need; every loop's (spill.go)
 
 	beforeWrite func() // a test's hook: called on the executor before each batch
 }
@@ -181,6 +182,21 @@ func (s *store) failed() error {
 	return s.err
 }
 
+// openSpill opens the spill directory once, for every loop of the crawl:
+// opening it empties it, so a second loop must not open it again.
+func (s *store) openSpill(dir string) (*journal.Spill, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.spill == nil {
+		sp, err := journal.OpenSpill(dir)
+		if err != nil {
+			return nil, err
+		}
+		s.spill = sp
+	}
+	return s.spill, nil
+}
+
 // close syncs and closes what is open.
 func (s *store) close() error {
 	select {
@@ -195,6 +211,9 @@ func (s *store) close() error {
 	}
 	if s.output != nil {
 		s.fail(s.output.Close())
+	}
+	if s.spill != nil {
+		s.spill.Close()
 	}
 	return s.failed()
 }
@@ -356,6 +375,7 @@ func (c *Crawler) drain(y task.Yield) {
 // storeFailed stops the crawl on a write that failed: every loop stops
 // handing out work, and Crawl returns the error.
 func (c *Crawler) storeFailed(err error) {
+	c.store.fail(err) // Crawl returns it: the crawl's exit status says it
 	c.notice(err.Error())
 	c.budget.stopAll(c)
 }

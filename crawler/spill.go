@@ -89,7 +89,7 @@ func (c *Crawler) openSpill() error {
 	if c.overflow.spill != nil {
 		return nil
 	}
-	sp, err := journal.OpenSpill(c.cfg.spillDir())
+	sp, err := c.store.openSpill(c.cfg.spillDir())
 	if err != nil {
 		return err
 	}
@@ -174,12 +174,6 @@ func (c *Crawler) back(h *hostPolicy, u journal.Spilled) {
 
 // spilledWork says whether URLs wait on disk or on their way to it.
 func (c *Crawler) spilledWork() bool { return c.overflow.count > 0 || c.overflow.busy > 0 }
-
-func (c *Crawler) closeSpill() {
-	if c.overflow.spill != nil {
-		c.overflow.spill.Close()
-	}
-}
 
 func fmtSpill(err error) error {
 	return &spillError{plainly(err)}

@@ -96,3 +96,43 @@ func TestSpilledURLsOfAGivenUpHostAreRecorded(t *testing.T) {
 		t.Fatalf("%d recorded, %d given up, %d spilled at most; want all 201, most given up, some spilled", len(seen), given, c.overflow.peak)
 	}
 }
+
+// On two loops with a state directory, both loops' long queues spill to
+// one directory, and every URL comes back: one loop's opening of the
+// directory must not empty it under the other.
+func TestTwoLoopsSpillToOneDirectory(t *testing.T) {
+	smallChunks(t)
+	srv := wirelog.New(t)
+	var roots []string
+	for i := range 4 {
+		roots = append(roots, srv.Host(fmt.Sprint("h", i), wirelog.Fan(150, nil)))
+	}
+	lg, err := loop.NewGroup(2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lg.Close()
+	g, err := NewGroup(lg, Config{Roots: roots, NoRobots: true, PerHost: 2, MaxTasks: 4, QueueMemory: 40,
+		State: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- g.Crawl() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		g.Interrupt()
+		t.Fatal("the crawl hung")
+	}
+	spilled := 0
+	for i := range g.Len() {
+		spilled += g.Shard(i).overflow.peak
+	}
+	if n := g.Stats().Done; n != 4*151 || spilled == 0 {
+		t.Fatalf("%d done, %d spilled at most; want %d done and some spilled on each loop", n, spilled, 4*151)
+	}
+}
