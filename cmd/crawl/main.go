@@ -6,9 +6,12 @@
 // stdout carries the chapter's report; stderr carries notices, -v logging
 // and, on a terminal, a live progress line. Exit status:
 //
-//	0    every root was crawled
+//	0    every root was crawled (or, with --redis, the fleet's crawl ended;
+//	     with --state, a finished crawl had nothing left to do)
 //	1    a root could not be crawled (no answer, an error status, robots.txt
-//	     unreadable or forbidding it), or nothing at all was fetched
+//	     unreadable or forbidding it), nothing at all was fetched, or -o,
+//	     --state or --redis failed (a full disk, another crawl's directory,
+//	     Redis unreachable at the start)
 //	2    bad usage
 //	130  interrupted (after the report of what was done)
 package main
