@@ -47,7 +47,8 @@ type Crawler struct {
 	notices    []string // said once each on stderr (with -v or not)
 	stopping   bool
 	grace      *loop.Timer // after an interrupt: when in-flight work is cancelled
-	workers    []*task.Task[int]
+	workers    []*task.Task[int] // started as work came, MaxTasks at most (dispatch.go)
+	crawling   bool              // Crawl runs: workers may be started
 	start      time.Time
 	elapsed    time.Duration
 }
@@ -119,17 +120,13 @@ func (c *Crawler) Crawl(y task.Yield) error {
 	if c.cfg.Shared != nil {
 		c.cfg.Shared.Start(c)
 	}
+	c.crawling = true // from here, dispatch starts workers as jobs wait for them
 	for _, u := range c.rootURLs {
 		if c.owns(u) {
 			c.addURL(u, c.cfg.MaxRedirect, 0)
 		}
 	}
-	var workers []future.Awaitable[int]
-	for range c.cfg.MaxTasks {
-		w := task.Spawn(c.loop, c.work)
-		c.workers = append(c.workers, w)
-		workers = append(workers, w)
-	}
+	c.dispatch()
 	c.checkEmpty() // with no roots of its own, a Group's shard is quiet at once
 	err := c.join(y)
 	// join returns early only if Crawl itself was cancelled: then nothing
@@ -139,8 +136,11 @@ func (c *Crawler) Crawl(y task.Yield) error {
 	if c.grace != nil {
 		c.grace.Cancel() // the crawl ended within the grace period
 	}
-	for _, w := range c.workers {
+	c.crawling = false
+	workers := make([]future.Awaitable[int], len(c.workers))
+	for i, w := range c.workers {
 		w.Cancel()
+		workers[i] = w
 	}
 	task.Gather(y, workers...)
 	if c.ownPool {

@@ -71,10 +71,30 @@ func (c *Crawler) dispatch() {
 			c.refill(c.hosts[j.Host.Origin()]) // its queue may have run low
 		}
 	}
-	if at, ok := c.front.Wake(); ok && !c.held && c.hasIdle() {
-		c.wakeAt(at)
+	if at, ok := c.front.Wake(); ok && !c.held {
+		switch {
+		case c.hasIdle():
+			c.wakeAt(at)
+		case at <= now:
+			c.startWorkers() // a job waits for a worker
+		}
 	}
 	c.checkEmpty()
+}
+
+// startWorkers starts a few more worker tasks, up to MaxTasks on this
+// loop. Workers are started as jobs come, not all at the start: a loop
+// whose servers have little to do — one of two, in a crawl of one site —
+// costs no idle coroutines. Each new worker parks in next, which
+// dispatches again: a loop with much to do reaches its share in a few
+// turns.
+func (c *Crawler) startWorkers() {
+	if !c.crawling {
+		return
+	}
+	for range min(4, c.cfg.MaxTasks-len(c.workers)) {
+		c.workers = append(c.workers, task.Spawn(c.loop, c.work))
+	}
 }
 
 // hasIdle says whether a worker is parked, dropping those cancelled
