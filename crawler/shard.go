@@ -22,7 +22,7 @@ type shard struct {
 	lastHost  string // the authority owns last hashed, and its owner
 	lastOwner int
 
-	journaled urlnorm.Seen // links handed over and journaled here, with --state
+	handed urlnorm.Seen // links handed over from here, each once: 12 bytes each
 }
 
 // link is a found URL on its way to the shard that owns its server.
@@ -72,14 +72,17 @@ func (c *Crawler) owns(u *url.URL) bool {
 // for a shard.
 func (c *Crawler) handOver(u *url.URL, redirects, depth int) {
 	s := c.shard
+	// Each link is handed over once: the owner's seen set would drop it the
+	// second time anyway, and a link a site repeats on every page would
+	// otherwise cross between the loops as often as it is found.
+	raw := u.String()
+	if !s.handed.Add(raw) {
+		return
+	}
 	if c.journaling() {
 		// The link is journaled here, where the page that found it is:
-		// its page is not over before the link is on disk. Each link
-		// once from each loop; the owner drops duplicates at replay.
-		raw := u.String()
-		if !s.journaled.Add(raw) {
-			return
-		}
+		// its page is not over before the link is on disk. Each loop
+		// journals it once; the owner drops duplicates at replay.
 		c.queued(raw, int32(depth), int32(redirects))
 	}
 	to := ownerOf(u, len(s.outbox))
