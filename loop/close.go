@@ -41,7 +41,7 @@ func (l *Loop) Close() error {
 	for len(l.closeHooks) > 0 {
 		for id, fn := range l.closeHooks {
 			delete(l.closeHooks, id)
-			l.runCallback(fn)
+			l.runCallback(callSoon(fn))
 		}
 	}
 	// 3. Fail the socket operations still pending, and close the sockets

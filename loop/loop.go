@@ -39,6 +39,7 @@ import (
 	"fmt"
 	"time"
 
+	"loopkit/future"
 	"loopkit/netpoll"
 )
 
@@ -57,9 +58,11 @@ type Loop struct {
 	poller netpoll.Poller
 	start  time.Time
 
-	// CallSoon appends to ready; runReady runs batch, the callbacks that
-	// were ready when the turn began. The two slices swap every turn.
-	ready, batch    []func()
+	// CallSoon and Schedule append to ready; runReady runs batch, the
+	// callbacks that were ready when the turn began. The two slices swap
+	// every turn. A callback is a future.Runner: a func, as callSoon, or a
+	// value that runs itself (a future with callbacks to run, a due timer).
+	ready, batch    []future.Runner
 	timers          timerHeap
 	timerSeq        uint64
 	cancelledTimers int // cancelled timers still in the heap
@@ -134,8 +137,25 @@ func (l *Loop) Time() time.Duration { return time.Since(l.start) }
 // CallSoon schedules fn to run on the loop, after the callbacks already
 // scheduled (FIFO). It implements future.Scheduler.
 func (l *Loop) CallSoon(fn func()) {
-	l.ready = append(l.ready, fn)
+	l.ready = append(l.ready, callSoon(fn))
 }
+
+// Schedule is CallSoon for a callback that carries its own state: the loop
+// calls r.Run. A future schedules itself this way to run its callbacks,
+// and a due timer too — a pointer in the queue instead of a closure made
+// for the purpose, which would be an allocation each time. It implements
+// future.RunnerScheduler.
+func (l *Loop) Schedule(r future.Runner) {
+	l.ready = append(l.ready, r)
+}
+
+// callSoon is a plain func in the ready queue. A func value is a single
+// pointer, so storing one in an interface allocates nothing.
+type callSoon func()
+
+func (fn callSoon) Run() { fn() }
+
+var _ future.RunnerScheduler = (*Loop)(nil)
 
 // Stop makes Run return after the current iteration. Called before Run,
 // it makes Run return after one iteration (as asyncio's stop does). From
@@ -257,8 +277,8 @@ func (l *Loop) waitTimeout() time.Duration {
 // fresh slice meanwhile, so what they schedule runs next iteration.
 func (l *Loop) runReady() {
 	l.batch, l.ready = l.ready, l.batch[:0]
-	for i, fn := range l.batch {
-		l.runCallback(fn)
+	for i, r := range l.batch {
+		l.runCallback(r)
 		l.batch[i] = nil // let the closure be collected
 	}
 }

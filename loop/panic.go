@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+
+	"loopkit/future"
 )
 
 // PanicInfo describes a callback that panicked, or a misuse of the loop
@@ -51,19 +53,19 @@ func defaultPanicHandler(p PanicInfo) {
 // runCallback runs one callback for the loop — timed, if the loop is
 // observed. A panic in it goes to the panic handler, and runCallback
 // returns normally: the loop goes on.
-func (l *Loop) runCallback(fn func()) {
+func (l *Loop) runCallback(r future.Runner) {
 	if l.obs != nil {
-		l.obs.timedCallback(l, fn)
+		l.obs.timedCallback(l, r)
 		return
 	}
-	l.callGuarded(fn)
+	l.callGuarded(r)
 }
 
-func (l *Loop) callGuarded(fn func()) {
+func (l *Loop) callGuarded(r future.Runner) {
 	defer func() {
 		if v := recover(); v != nil {
 			l.onPanic(PanicInfo{Value: v, Stack: debug.Stack()})
 		}
 	}()
-	fn()
+	r.Run()
 }

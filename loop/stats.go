@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"runtime"
 	"time"
+
+	"loopkit/future"
 )
 
 // Stats is what a loop created with Options.Stats (or Options.Trace) has
@@ -70,7 +72,7 @@ func (l *Loop) Stats() Stats {
 // timedCallback runs fn, guarded as runCallback does, and records how long
 // it took: one read of the monotonic clock (35 ns on this project's
 // 2-core VM, whose clock is kvm-clock; under 20 ns on most hardware).
-func (o *observer) timedCallback(l *Loop, fn func()) {
+func (o *observer) timedCallback(l *Loop, fn future.Runner) {
 	start := o.last
 	if !o.inTurn {
 		start = o.now() // Close's hooks: the last reading is from long ago
@@ -91,9 +93,19 @@ func (o *observer) timedCallback(l *Loop, fn func()) {
 	}
 }
 
-// funcPC is the entry of fn's code, which names it; only a new longest
-// callback pays for the lookup.
-func funcPC(fn func()) uintptr { return reflect.ValueOf(fn).Pointer() }
+// funcPC is the entry of the code a callback runs, which names it: the
+// func itself for CallSoon's, the Run method for a value that runs
+// itself (a future running a done callback is named by its runner's Run).
+// Only a new longest callback pays for the lookup.
+func funcPC(r future.Runner) uintptr {
+	if fn, ok := r.(callSoon); ok {
+		return reflect.ValueOf(fn).Pointer()
+	}
+	if m, ok := reflect.TypeOf(r).MethodByName("Run"); ok {
+		return m.Func.Pointer()
+	}
+	return 0
+}
 
 func (o *observer) funcName(pc uintptr) string {
 	if pc == 0 {

@@ -49,7 +49,9 @@ func (l *Loop) takePosted() int {
 	fns := l.inbox.fns
 	l.inbox.fns = nil
 	l.inbox.mu.Unlock()
-	l.ready = append(l.ready, fns...)
+	for _, fn := range fns {
+		l.ready = append(l.ready, callSoon(fn))
+	}
 	return len(fns)
 }
 

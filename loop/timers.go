@@ -47,6 +47,13 @@ func (t *Timer) Cancel() bool {
 	return true
 }
 
+// dueTimer is a Timer seen from the ready queue: the same struct, whose
+// Run method runs it. Queued as itself, a due timer costs no closure; and
+// Run stays out of Timer's own API.
+type dueTimer Timer
+
+func (t *dueTimer) Run() { (*Timer)(t).run() }
+
 // run is what the ready queue calls for a due timer.
 func (t *Timer) run() {
 	if t.cancelled {
@@ -92,7 +99,7 @@ func (l *Loop) readyDueTimers() (n int) {
 	now := l.Time()
 	for len(l.timers) > 0 && l.timers[0].when <= now {
 		if t := l.popTimer(); !t.cancelled {
-			l.ready = append(l.ready, t.run)
+			l.ready = append(l.ready, (*dueTimer)(t))
 			n++
 		}
 	}

@@ -183,10 +183,10 @@ func (l *Loop) dispatch(events []netpoll.Event) {
 			continue
 		}
 		if ev.Ready&netpoll.Readable != 0 && w.reader != nil {
-			l.runCallback(w.reader)
+			l.runCallback(callSoon(w.reader))
 		}
 		if ev.Ready&netpoll.Writable != 0 && w.writer != nil && l.watches[fd] == w {
-			l.runCallback(w.writer)
+			l.runCallback(callSoon(w.writer))
 		}
 	}
 }
