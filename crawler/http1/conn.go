@@ -31,7 +31,11 @@ type conn struct {
 	sending  bool   // out holds a request: once it is sent, the response is awaited
 	writerOn bool
 	timer    *loop.Timer
-	phase    string        // what the timer guards: "handshake", "write", "read", "idle"; "" for nothing
+	// The connection's callbacks, made once, when it opens: a method
+	// value is a closure, and making one for every arm of the timer or
+	// every exchange carried would be an allocation each time.
+	onTimerFn, exchangeDoneFn func()
+	phase                     string        // what the timer guards: "handshake", "write", "read", "idle"; "" for nothing
 	limit    time.Duration // the phase's timeout
 	lastIO   time.Duration // last progress; the deadline is lastIO + limit
 	headBy   time.Duration // while a response head is awaited: its deadline (conntimer.go)
@@ -42,13 +46,34 @@ type conn struct {
 func newConn(p *hostPool) *conn {
 	p.client.conns++
 	c := &conn{id: p.client.conns, pool: p, loop: p.client.loop, fd: -1, parser: NewParser("GET", p.client.opts.Limits)}
+	c.onTimerFn, c.exchangeDoneFn = c.onTimer, c.exchangeDone
 	p.conns[c] = struct{}{}
 	return c
 }
 
+// carry makes ex the connection's exchange. The connection's timer now
+// guards ex's total deadline too, and the connection hears when ex's
+// future is done: if ex is still its exchange then, the caller cancelled
+// it.
+func (c *conn) carry(ex *exchange) {
+	c.ex, ex.conn, ex.connID = ex, c, c.id
+	ex.result.OnDone(c.exchangeDoneFn)
+	c.rearm()
+}
+
+// exchangeDone runs when an exchange this connection carried is done.
+// One that finished the usual way has left the connection already; one
+// still on it was cancelled by its caller, mid-request — half a request
+// written, or half a response read — and the connection is closed.
+func (c *conn) exchangeDone() {
+	if c.ex != nil && c.ex.result.Done() {
+		c.close()
+	}
+}
+
 // dial resolves the host and connects (dial.go), then sends ex's request.
 func (c *conn) dial(ex *exchange) {
-	c.ex, ex.conn, ex.connID = ex, c, c.id
+	c.carry(ex)
 	lookup := c.pool.client.dns.resolve(c.pool.hostname)
 	lookup.OnDone(func() {
 		if c.closed {
@@ -83,7 +108,9 @@ func (c *conn) connected(fd int) {
 
 // send starts ex's request on this (connected) connection.
 func (c *conn) send(ex *exchange) {
-	c.ex, ex.conn, ex.connID = ex, c, c.id
+	if c.ex != ex { // a new connection dialled for ex carries it already
+		c.carry(ex)
+	}
 	c.parser.Reset(ex.method)
 	if ex.maxBody > 0 || ex.truncate {
 		c.parser.LimitBody(ex.maxBody, ex.truncate)

@@ -34,7 +34,9 @@ type callbackRunner struct {
 
 func newCallbackRunner(tb testing.TB) *callbackRunner {
 	s := canned.Start(tb)
-	l, c := onLoop(tb, http1.Options{})
+	// As many connections as requests in flight, as the benchmark's
+	// variants have: none waits in the pool.
+	l, c := onLoop(tb, http1.Options{MaxConnsPerHost: 64})
 	r := &callbackRunner{l: l, c: c, req: http1.Request{URL: s.URL()}}
 	r.onDone = r.done
 	r.run(1) // the connection is dialled, and every buffer made, here

@@ -2,6 +2,7 @@ package http1
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"loopkit/future"
@@ -22,11 +23,17 @@ type exchange struct {
 	pool    *hostPool
 	conn    *conn       // while running on a connection
 	connID  uint64      // the last connection it ran on, for its Trace
-	trace   *Trace      // Request.Trace
-	traced  bool        // trace filled in
-	total   *loop.Timer // the total deadline
-	waiting *loop.Timer // the pool timeout, while queued
-	retried bool
+	trace   *Trace // Request.Trace
+	traced  bool   // trace filled in
+	// deadline is when the total timeout runs out, on the loop's clock.
+	// It is a field, not a timer: whatever guards the exchange at the
+	// time checks it — its connection's timer, or the pool's timeout
+	// while it waits for a connection. A timer of its own would cost a
+	// timer and a closure per request, armed and then cancelled on almost
+	// every one.
+	deadline time.Duration
+	waiting  *loop.Timer // the pool timeout (or the deadline), while queued
+	retried  bool
 
 	maxBody  int64 // Request.MaxBodyBytes
 	truncate bool  // Request.TruncateBody
@@ -61,20 +68,24 @@ func newExchange(c *Client, req Request, result *future.Future[*Reply]) *exchang
 		ex.result.SetError(err)
 		return ex
 	}
-	ex.total = l.CallLater(c.opts.TotalTimeout, func() {
-		ex.fail(&TimeoutError{Phase: "total", After: c.opts.TotalTimeout})
-	})
-	// Whoever ends the exchange early — the total deadline, or a caller
-	// cancelling the future — leaves its connection in an unknown state
-	// (half a request written, or half a response read): it is closed.
-	ex.result.OnDone(func() {
-		ex.stopTimers() // a caller's Cancel bypasses fail and succeed
-		ex.fillTrace()
-		if ex.conn != nil && ex.conn.ex == ex {
-			ex.conn.close()
-		}
-	})
+	ex.deadline = ex.start + c.opts.TotalTimeout
+	if ex.deadline < ex.start {
+		ex.deadline = math.MaxInt64 // a timeout too large for the clock means never
+	}
+	// A caller who cancels the future bypasses fail and succeed. What
+	// the exchange leaves behind then is put right where it is noticed:
+	// its connection closes itself (conn.exchangeDone), its place in a
+	// pool's queue is skipped. Only a trace needs telling at once, so
+	// only a traced exchange pays for a callback here.
+	if ex.trace != nil {
+		ex.result.OnDone(ex.fillTrace)
+	}
 	return ex
+}
+
+// totalTimeout is the error of an exchange past its deadline.
+func (ex *exchange) totalTimeout() error {
+	return &TimeoutError{Phase: "total", After: ex.client.opts.TotalTimeout}
 }
 
 // idempotent requests may be sent again when a pooled connection turns out
@@ -158,10 +169,8 @@ func (ex *exchange) fillTrace() {
 }
 
 func (ex *exchange) stopTimers() {
-	if ex.total != nil {
-		ex.total.Cancel()
-	}
 	if ex.waiting != nil {
 		ex.waiting.Cancel()
+		ex.waiting = nil
 	}
 }
