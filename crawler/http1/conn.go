@@ -36,11 +36,11 @@ type conn struct {
 	// every exchange carried would be an allocation each time.
 	onTimerFn, exchangeDoneFn func()
 	phase                     string        // what the timer guards: "handshake", "write", "read", "idle"; "" for nothing
-	limit    time.Duration // the phase's timeout
-	lastIO   time.Duration // last progress; the deadline is lastIO + limit
-	headBy   time.Duration // while a response head is awaited: its deadline (conntimer.go)
-	draining bool          // reading a skipped body to its end, with no exchange
-	closed   bool
+	limit                     time.Duration // the phase's timeout
+	lastIO                    time.Duration // last progress; the deadline is lastIO + limit
+	headBy                    time.Duration // while a response head is awaited: its deadline (conntimer.go)
+	draining                  bool          // reading a skipped body to its end, with no exchange
+	closed                    bool
 }
 
 func newConn(p *hostPool) *conn {

@@ -21,8 +21,8 @@ type exchange struct {
 	start   time.Duration
 	timings Timings
 	pool    *hostPool
-	conn    *conn       // while running on a connection
-	connID  uint64      // the last connection it ran on, for its Trace
+	conn    *conn  // while running on a connection
+	connID  uint64 // the last connection it ran on, for its Trace
 	trace   *Trace // Request.Trace
 	traced  bool   // trace filled in
 	// deadline is when the total timeout runs out, on the loop's clock.
