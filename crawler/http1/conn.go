@@ -31,16 +31,17 @@ type conn struct {
 	sending  bool   // out holds a request: once it is sent, the response is awaited
 	writerOn bool
 	timer    *loop.Timer
+	phase    string        // what the timer guards: "handshake", "write", "read", "idle"; "" for nothing
+	limit    time.Duration // the phase's timeout
+	lastIO   time.Duration // last progress; the deadline is lastIO + limit
+	headBy   time.Duration // while a response head is awaited: its deadline (conntimer.go)
+	draining bool          // reading a skipped body to its end, with no exchange
+	closed   bool
+
 	// The connection's callbacks, made once, when it opens: a method
 	// value is a closure, and making one for every arm of the timer or
 	// every exchange carried would be an allocation each time.
 	onTimerFn, exchangeDoneFn func()
-	phase                     string        // what the timer guards: "handshake", "write", "read", "idle"; "" for nothing
-	limit                     time.Duration // the phase's timeout
-	lastIO                    time.Duration // last progress; the deadline is lastIO + limit
-	headBy                    time.Duration // while a response head is awaited: its deadline (conntimer.go)
-	draining                  bool          // reading a skipped body to its end, with no exchange
-	closed                    bool
 }
 
 func newConn(p *hostPool) *conn {
