@@ -17,7 +17,7 @@ import (
 func BenchmarkRequestGoroutine(b *testing.B) {
 	b.Run("one-conn", func(b *testing.B) {
 		s := canned.Start(b)
-		c := newConn(s.Addr())
+		c := newConn(siteHost(b, s))
 		defer c.close()
 		url := s.URL()
 		getOK(b, c, url) // dial before the clock starts
@@ -35,7 +35,7 @@ func BenchmarkRequestGoroutine(b *testing.B) {
 		work := make(chan struct{}, 64)
 		conns := make([]*conn, 64)
 		for i := range conns {
-			conns[i] = newConn(s.Addr())
+			conns[i] = newConn(siteHost(b, s))
 			defer conns[i].close()
 			getOK(b, conns[i], url)
 		}
@@ -64,4 +64,12 @@ func getOK(tb testing.TB, c *conn, url string) {
 	if err != nil || resp.Status != 200 {
 		tb.Errorf("got %d, %v", resp.Status, err)
 	}
+}
+
+func siteHost(tb testing.TB, s *canned.Server) host {
+	h, err := hostOf(s.URL())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return h
 }

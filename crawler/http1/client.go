@@ -96,6 +96,9 @@ type Client struct {
 	loop    *loop.Loop
 	opts    Options
 	fields  Header // sent with every request
+	// fieldsErr is what checking fields said, once, when the client was
+	// made: a bad User-Agent fails every request with it.
+	fieldsErr error
 	pools   map[poolKey]*hostPool
 	dns     *dnsCache
 	readBuf []byte // shared: every read is consumed by its parser at once
@@ -121,7 +124,7 @@ func NewClient(l *loop.Loop, opts Options) *Client {
 	if tlsBase.ClientSessionCache == nil {
 		tlsBase.ClientSessionCache = tls.NewLRUClientSessionCache(0)
 	}
-	return &Client{
+	c := &Client{
 		tlsBase: tlsBase,
 		loop:    l,
 		opts:    opts,
@@ -137,6 +140,8 @@ func NewClient(l *loop.Loop, opts Options) *Client {
 		connect:      l.SockConnect,
 		attemptDelay: connectAttemptDelay,
 	}
+	c.fieldsErr = checkFields(c.fields)
+	return c
 }
 
 // Request is what to fetch. Method defaults to GET.

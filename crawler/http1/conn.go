@@ -26,6 +26,7 @@ type conn struct {
 	parser   *Parser
 	ex       *exchange
 	uses     int    // exchanges completed
+	head     []byte // the request being sent, written here by send
 	out      []byte // what to send: a request head, or TLS records
 	sent     int    // how much of out is sent
 	sending  bool   // out holds a request: once it is sent, the response is awaited
@@ -117,7 +118,16 @@ func (c *conn) send(ex *exchange) {
 		c.parser.LimitBody(ex.maxBody, ex.truncate)
 	}
 	c.parser.WantBody(ex.wantBody)
-	head := ex.head
+	// The request's bytes go in the connection's own buffer, reused by
+	// every request it carries: made once, grown once if ever, where a
+	// buffer per request would be an allocation per request. The last
+	// request on it was sent whole before this one came (finish closes a
+	// connection that was not), so nothing still needs the old bytes.
+	if c.head == nil {
+		c.head = make([]byte, 0, 512) // a typical head fits: it never grows
+	}
+	c.head = appendHead(c.head[:0], ex.method, ex.target, c.pool.client.fields, ex.extra)
+	head := c.head
 	if c.tls != nil {
 		var err error
 		if head, err = c.seal(head); err != nil {

@@ -16,8 +16,8 @@ func (c *conn) queue(b []byte) {
 		c.out, c.sent = b, 0
 		return
 	}
-	// A copy, never an append in place: out may be a request head, which
-	// its exchange keeps for a retry.
+	// A copy, never an append in place: out may be the connection's
+	// request buffer, which send writes the next request into.
 	c.out = append(append(make([]byte, 0, len(c.out)-c.sent+len(b)), c.out[c.sent:]...), b...)
 	c.sent = 0
 }

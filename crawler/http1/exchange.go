@@ -15,7 +15,7 @@ type exchange struct {
 	client  *Client
 	method  string
 	target  Target
-	head    []byte // the request, serialized once
+	extra   Header // Request.Header: fields after the client's own
 	result  *future.Future[*Reply]
 	url     string
 	start   time.Duration
@@ -56,12 +56,14 @@ func newExchange(c *Client, req Request, result *future.Future[*Reply]) *exchang
 		ex.target, err = ParseTarget(req.URL)
 	}
 	if err == nil {
-		fields := c.fields
-		if len(req.Header) > 0 {
-			fields = append(append(Header(nil), c.fields...), req.Header...)
+		// The client's own fields were checked when it was made; the
+		// request's parts are checked now, so that a bad one fails here,
+		// before any connection is dialled for it. The bytes themselves
+		// are written when a connection takes the request (conn.send).
+		if err = c.fieldsErr; err == nil {
+			err = checkRequest(ex.method, ex.target, req.Header)
 		}
-		// Sized once: a typical head fits, so AppendRequest never regrows it.
-		ex.head, err = AppendRequest(make([]byte, 0, 256+len(ex.target.RequestURI)), ex.method, ex.target, fields)
+		ex.extra = req.Header
 	}
 	if err != nil {
 		ex.fillTrace()
