@@ -93,19 +93,19 @@ var ErrClientClosed = errors.New("http1: client closed")
 // Like everything on a loop, a Client is used only from the loop's
 // goroutine.
 type Client struct {
-	loop    *loop.Loop
-	opts    Options
-	fields  Header // sent with every request
+	loop   *loop.Loop
+	opts   Options
+	fields Header // sent with every request
 	// fieldsErr is what checking fields said, once, when the client was
 	// made: a bad User-Agent fails every request with it.
 	fieldsErr error
-	pools   map[poolKey]*hostPool
-	dns     *dnsCache
-	readBuf []byte // shared: every read is consumed by its parser at once
-	conns   uint64 // connections ever opened: the last one's number
-	plain   []byte // shared: decrypted bytes, likewise (tls.go)
-	tlsBase *tls.Config
-	closed  bool
+	pools     map[poolKey]*hostPool
+	dns       *dnsCache
+	readBuf   []byte // shared: every read is consumed by its parser at once
+	conns     uint64 // connections ever opened: the last one's number
+	plain     []byte // shared: decrypted bytes, likewise (tls.go)
+	tlsBase   *tls.Config
+	closed    bool
 
 	// How connections are opened: the loop's SockConnect, and RFC 8305's
 	// attempt delay. Tests replace them to play unreachable addresses.
