@@ -91,6 +91,15 @@ func New[T any](s Scheduler) *Future[T] {
 	return &Future[T]{sched: s}
 }
 
+// Init makes f, a Future that is a field of a larger struct, a pending
+// future whose callbacks run on s; call it before anything else. New is
+// Init for a future of its own. A future kept inside the record of the
+// work it stands for (a request, a task) costs no allocation of its own:
+// the record's is enough.
+func (f *Future[T]) Init(s Scheduler) {
+	*f = Future[T]{sched: s}
+}
+
 // Done reports whether the future has a result, an error, or was cancelled.
 func (f *Future[T]) Done() bool { return f.state != pending }
 

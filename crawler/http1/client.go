@@ -202,19 +202,9 @@ func (r *Reply) Charset() string {
 // not followed: the crawler follows them itself, to filter and merge them.
 // Cancelling the future aborts the request and closes its connection.
 func (c *Client) Do(req Request) *future.Future[*Reply] {
-	result := future.New[*Reply](c.loop)
-	c.start(req, result)
-	return result
-}
-
-// start runs req as an exchange that completes result.
-func (c *Client) start(req Request, result *future.Future[*Reply]) {
-	ex := newExchange(c, req, result)
-	if ex.result.Done() {
-		return
-	}
-	ex.pool = c.poolFor(ex.target)
-	ex.pool.acquire(ex)
+	ex := newExchange(c, req)
+	ex.begin()
+	return &ex.result
 }
 
 // Close closes every connection. Requests in flight fail with ErrClientClosed.

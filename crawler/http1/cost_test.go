@@ -182,3 +182,50 @@ func BenchmarkRequest(b *testing.B) {
 		}
 	})
 }
+
+// The regression guard: allocations per request are noise-free, so a
+// change that adds one fails here, not in a benchmark someone has to
+// read. The numbers are what the tutorial's "What one request costs on
+// the loop" counts: on a keep-alive connection, the exchange (its future
+// and its Reply inside it), and the parser's three — the head's strings,
+// the Response with its fields, the body. A task adds its wake-up, once
+// per task; a task per request adds the coroutine and the task itself.
+const (
+	maxAllocsCallbacks      = 4
+	maxAllocsInOneTask      = 5
+	maxAllocsTaskPerRequest = 19
+)
+
+func TestAllocationsPerRequest(t *testing.T) {
+	cb := newCallbackRunner(t)
+	one := newTaskRunner(t)
+	each := newTaskRunner(t)
+	for _, c := range []struct {
+		name string
+		max  float64
+		runs func(n int) // n requests
+	}{
+		{"callbacks", maxAllocsCallbacks, cb.run},
+		{"in one task", maxAllocsInOneTask, func(n int) { must(t, one.inOneTask(n)) }},
+		{"a task per request", maxAllocsTaskPerRequest, func(n int) { must(t, each.spawnEach(n)) }},
+	} {
+		// A hundred requests, less one: what running them costs apart
+		// from the requests (starting the loop, the task that sends
+		// them) cancels out.
+		got := (testing.AllocsPerRun(20, func() { c.runs(101) }) - testing.AllocsPerRun(20, func() { c.runs(1) })) / 100
+		if cb.failed != nil {
+			t.Fatal(cb.failed)
+		}
+		if got > c.max {
+			t.Errorf("a request %s allocates %v times, more than %v", c.name, got, c.max)
+		} else {
+			t.Logf("a request %s: %v allocations", c.name, got)
+		}
+	}
+}
+
+func must(t *testing.T, err error) {
+	if err != nil {
+		t.Fatal(err)
+	}
+}

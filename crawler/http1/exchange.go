@@ -11,12 +11,21 @@ import (
 
 // exchange is one request and its reply: it waits in its host's pool for a
 // connection, runs on one, and completes its future exactly once.
+//
+// The future Do returns, and the Reply it resolves to, are fields of the
+// exchange: the three are one allocation, where three records would be
+// three. The price is that a caller who keeps the Reply keeps the whole
+// exchange (a few hundred bytes) alive with it. The Reply comes first, so
+// that a *Reply is the start of its allocation, as any other would be
+// (runtime.SetFinalizer, for one, wants that).
 type exchange struct {
+	reply  Reply
+	result future.Future[*Reply]
+
 	client  *Client
 	method  string
 	target  Target
 	extra   Header // Request.Header: fields after the client's own
-	result  *future.Future[*Reply]
 	url     string
 	start   time.Duration
 	timings Timings
@@ -41,34 +50,44 @@ type exchange struct {
 	skipped  bool // wantBody said no: the reply has no body
 }
 
-func newExchange(c *Client, req Request, result *future.Future[*Reply]) *exchange {
-	l := c.loop
-	ex := &exchange{client: c, method: req.Method, url: req.URL, result: result, start: l.Time(),
+// newExchange makes the record of one request; begin starts it.
+func newExchange(c *Client, req Request) *exchange {
+	ex := &exchange{client: c, method: req.Method, url: req.URL, extra: req.Header, start: c.loop.Time(),
 		maxBody: req.MaxBodyBytes, truncate: req.TruncateBody, wantBody: req.WantBody, trace: req.Trace}
+	ex.result.Init(c.loop)
 	if ex.method == "" {
 		ex.method = "GET"
 	}
+	return ex
+}
+
+// begin checks the request and finds it a connection.
+func (ex *exchange) begin() {
+	if ex.result.Done() {
+		return // cancelled before it began (Fetch begins it a turn later)
+	}
+	c := ex.client
 	var err error
 	switch {
 	case c.closed:
 		err = ErrClientClosed
 	default:
-		ex.target, err = ParseTarget(req.URL)
+		ex.target, err = ParseTarget(ex.url)
+	}
+	// The client's own fields were checked when it was made; the
+	// request's parts are checked now, so that a bad one fails here,
+	// before any connection is dialled for it. The bytes themselves are
+	// written when a connection takes the request (conn.send).
+	if err == nil {
+		err = c.fieldsErr
 	}
 	if err == nil {
-		// The client's own fields were checked when it was made; the
-		// request's parts are checked now, so that a bad one fails here,
-		// before any connection is dialled for it. The bytes themselves
-		// are written when a connection takes the request (conn.send).
-		if err = c.fieldsErr; err == nil {
-			err = checkRequest(ex.method, ex.target, req.Header)
-		}
-		ex.extra = req.Header
+		err = checkRequest(ex.method, ex.target, ex.extra)
 	}
 	if err != nil {
 		ex.fillTrace()
 		ex.result.SetError(err)
-		return ex
+		return
 	}
 	ex.deadline = ex.start + c.opts.TotalTimeout
 	if ex.deadline < ex.start {
@@ -82,8 +101,15 @@ func newExchange(c *Client, req Request, result *future.Future[*Reply]) *exchang
 	if ex.trace != nil {
 		ex.result.OnDone(ex.fillTrace)
 	}
-	return ex
+	ex.pool = c.poolFor(ex.target)
+	ex.pool.acquire(ex)
 }
+
+// beginner is an exchange seen from the loop's ready queue: Fetch
+// schedules the exchange itself to begin, with no closure to allocate.
+type beginner exchange
+
+func (b *beginner) Run() { (*exchange)(b).begin() }
 
 // totalTimeout is the error of an exchange past its deadline.
 func (ex *exchange) totalTimeout() error {
@@ -147,14 +173,15 @@ func (ex *exchange) succeed(resp *Response, reused bool) {
 		resp.Body = nil
 	}
 	ex.fillTrace()
-	ex.result.SetResult(&Reply{
+	ex.reply = Reply{
 		BodySkipped: ex.skipped,
 		Response:    resp,
 		URL:         ex.url,
 		Timings:     ex.timings,
 		Reused:      reused,
 		Retried:     ex.retried,
-	})
+	}
+	ex.result.SetResult(&ex.reply)
 }
 
 // fillTrace tells the caller's Trace how the exchange went; the first
