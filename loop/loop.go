@@ -74,8 +74,7 @@ type Loop struct {
 
 	executor executor
 
-	closeHooks map[uint64]func()
-	hookSeq    uint64
+	closers map[future.Runner]struct{} // to run at Close: OnClose, AddCloser
 
 	pollsSkipped int // busy turns in a row that skipped the poll; see runOnce
 
@@ -113,11 +112,11 @@ func New(opts *Options) (*Loop, error) {
 		return nil, err
 	}
 	l := &Loop{
-		poller:     p,
-		start:      time.Now(),
-		watches:    make(map[int]*watch),
-		closeHooks: make(map[uint64]func()),
-		onPanic:    defaultPanicHandler,
+		poller:  p,
+		start:   time.Now(),
+		watches: make(map[int]*watch),
+		closers: make(map[future.Runner]struct{}),
+		onPanic: defaultPanicHandler,
 	}
 	if o.Stats || o.Trace != nil {
 		l.obs = newObserver(l, o.Trace)
