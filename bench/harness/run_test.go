@@ -79,3 +79,39 @@ func TestConfigRejectsUnknownNames(t *testing.T) {
 		}
 	}
 }
+
+// S2's allocations per request are read in each client process: the raw
+// goroutine floor allocates nothing per request, loopkit's callbacks the
+// handful its request guard allows (crawler/http1's
+// TestAllocationsPerRequest: 4, and the harness's meter beside them).
+// Checked by hand: a window that does not read the counts leaves the
+// column empty (NaN), and this fails.
+func TestS2CountsAllocationsPerRequest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	t.Setenv("GORACE", "atexit_sleep_ms=0")
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), Config{
+		Scenarios: []string{"S2"},
+		Variants:  []string{"reactor-callbacks", "raw-goroutines"},
+		Quick:     true,
+		Self:      self,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, row := range res.Scenarios[0].Cases[0].Rows {
+		got[row.Variant] = row.Metrics["allocs"].Median
+	}
+	if a := got["raw-goroutines"]; !(a >= 0 && a < 0.5) {
+		t.Errorf("raw goroutines: %v allocations per request, want about 0", a)
+	}
+	if a := got["reactor-callbacks"]; !(a >= 3 && a < 6) {
+		t.Errorf("loop callbacks: %v allocations per request, want about 4", a)
+	}
+}
