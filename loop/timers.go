@@ -97,6 +97,7 @@ func (l *Loop) popTimer() *Timer {
 // in deadline order, and says how many. A cancelled one is dropped on the way.
 func (l *Loop) readyDueTimers() (n int) {
 	now := l.Time()
+	l.turnTime = now
 	for len(l.timers) > 0 && l.timers[0].when <= now {
 		if t := l.popTimer(); !t.cancelled {
 			l.ready = append(l.ready, (*dueTimer)(t))

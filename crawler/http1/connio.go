@@ -57,7 +57,7 @@ func (c *conn) flush() bool {
 			return false
 		}
 		c.sent += n
-		c.lastIO = c.loop.Time()
+		c.lastIO = c.loop.TurnTime()
 	}
 	if c.writerOn {
 		c.loop.RemoveWriter(c.fd)
@@ -99,7 +99,7 @@ func (c *conn) received(buf []byte, n int, err error) {
 		c.fail(err)
 		return
 	}
-	c.lastIO = c.loop.Time()
+	c.lastIO = c.loop.TurnTime()
 	if n == 0 {
 		perr := c.parser.CloseInput()
 		if c.parser.Done() {

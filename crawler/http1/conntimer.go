@@ -17,6 +17,11 @@ import (
 // end of the head itself. And the total timeout of the exchange the
 // connection carries, ex.deadline, from dialling to the last byte.
 //
+// Every time here is the loop's TurnTime, read once per turn for every
+// connection, not Time, which would read the clock at every step of
+// every request: a timeout does not care about the microseconds of a
+// turn. (A request's Timings, which are measurements, read the clock.)
+//
 // On a keep-alive connection the timer is armed once and then mostly
 // left alone: the next request's deadlines are later than the one it is
 // set for, so it fires early, finds progress, and sets itself again. A
@@ -27,7 +32,7 @@ const never = time.Duration(math.MaxInt64)
 
 // arm makes the timer guard phase with the given timeout, counted from now.
 func (c *conn) arm(phase string, limit time.Duration) {
-	c.phase, c.limit, c.lastIO = phase, limit, c.loop.Time()
+	c.phase, c.limit, c.lastIO = phase, limit, c.loop.TurnTime()
 	c.rearm()
 }
 
@@ -62,7 +67,7 @@ func (c *conn) deadline() time.Duration {
 
 // awaitHead starts the header timeout, once the request is written.
 func (c *conn) awaitHead() {
-	c.headBy = c.loop.Time() + c.pool.client.opts.HeaderTimeout
+	c.headBy = c.loop.TurnTime() + c.pool.client.opts.HeaderTimeout
 }
 
 func (c *conn) onTimer() {
@@ -70,7 +75,7 @@ func (c *conn) onTimer() {
 	if c.closed {
 		return
 	}
-	now := c.loop.Time()
+	now := c.loop.TurnTime()
 	deadline := c.deadline()
 	if now < deadline {
 		if deadline != never {

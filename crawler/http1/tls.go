@@ -128,7 +128,7 @@ func (c *conn) tlsReceived(data []byte, err error) {
 		return
 	}
 	if len(data) > 0 {
-		c.lastIO = c.loop.Time()
+		c.lastIO = c.loop.TurnTime()
 	}
 	c.readTLS()
 }
