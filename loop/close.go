@@ -60,7 +60,7 @@ func (l *Loop) Close() error {
 	for len(l.closers) > 0 {
 		for c := range l.closers {
 			delete(l.closers, c)
-			l.runCallback(c)
+			l.runGuarded(c)
 		}
 	}
 	// 3. Fail the socket operations still pending, and close the sockets

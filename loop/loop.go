@@ -303,8 +303,24 @@ func (l *Loop) waitTimeout() time.Duration {
 // fresh slice meanwhile, so what they schedule runs next iteration.
 func (l *Loop) runReady() {
 	l.batch, l.ready = l.ready, l.batch[:0]
-	for i, r := range l.batch {
-		l.runCallback(r)
-		l.batch[i] = nil // let the closure be collected
+	for i := 0; i < len(l.batch); {
+		i = l.runReadyFrom(i)
 	}
+}
+
+// runReadyFrom runs l.batch from i on. It returns len(l.batch), or, if a
+// callback panicked, the index after that one, for runReady to go on
+// from. One deferred recover guards the whole batch instead of one per
+// callback: a defer is cheap, not free, and a turn can run thousands of
+// callbacks. The stack the panic handler gets is still the panicking
+// callback's: recover runs in a deferred call, on top of the frames of
+// the panic (see runGuarded).
+func (l *Loop) runReadyFrom(i int) (next int) {
+	defer l.recoverPanic(&i, &next)
+	for ; i < len(l.batch); i++ {
+		r := l.batch[i]
+		l.batch[i] = nil // let the closure be collected
+		l.runCallback(r)
+	}
+	return i
 }

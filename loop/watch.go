@@ -168,27 +168,41 @@ func (l *Loop) updateInterest(w *watch, reassert bool) error {
 	return nil
 }
 
-// dispatch runs the callbacks of ready fds. Each event's token is checked
-// against the live watch first: a callback earlier in the same batch may
-// have closed an fd, or removed the callback this event was for.
+// dispatch runs the callbacks of ready fds: for each event, the reader,
+// then the writer. Before each, the event's token is checked against the
+// live watch: a callback earlier in the same batch may have closed an fd,
+// or removed the callback this event was for.
 func (l *Loop) dispatch(events []netpoll.Event) {
-	for _, ev := range events {
+	for i := 0; i < 2*len(events); {
+		i = l.dispatchFrom(events, i)
+	}
+}
+
+// dispatchFrom runs the callbacks of events from position i on: position
+// 2k is event k's reader, 2k+1 its writer. Like runReadyFrom, it guards
+// them all with one recover, and after a panic returns the position after
+// the panicking callback.
+func (l *Loop) dispatchFrom(events []netpoll.Event, i int) (next int) {
+	defer l.recoverPanic(&i, &next)
+	for ; i < 2*len(events); i++ {
+		ev := events[i/2]
 		fd := int(uint32(ev.Token))
 		w := l.watches[fd]
 		if w == nil || w.token() != ev.Token {
 			continue // stale: closed, or closed and reused
 		}
-		if ev.Ready == netpoll.Invalid {
+		switch {
+		case i%2 == 1:
+			if ev.Ready&netpoll.Writable != 0 && w.writer != nil {
+				l.runCallback(callSoon(w.writer))
+			}
+		case ev.Ready == netpoll.Invalid:
 			l.forgetClosedFD(w) // poll(2) found fd closed, and has forgotten it
-			continue
-		}
-		if ev.Ready&netpoll.Readable != 0 && w.reader != nil {
+		case ev.Ready&netpoll.Readable != 0 && w.reader != nil:
 			l.runCallback(callSoon(w.reader))
 		}
-		if ev.Ready&netpoll.Writable != 0 && w.writer != nil && l.watches[fd] == w {
-			l.runCallback(callSoon(w.writer))
-		}
 	}
+	return i
 }
 
 // closeWatches is Close's part for fds: fail pending operations, stop
