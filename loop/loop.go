@@ -67,7 +67,7 @@ type Loop struct {
 	timerSeq        uint64
 	cancelledTimers int // cancelled timers still in the heap
 
-	watches map[int]*watch
+	watches fdTable
 	gen     uint32
 
 	inbox inbox // callbacks posted by other goroutines (threadsafe.go)
@@ -119,7 +119,6 @@ func New(opts *Options) (*Loop, error) {
 	l := &Loop{
 		poller:  p,
 		start:   time.Now(),
-		watches: make(map[int]*watch),
 		closers: make(map[future.Runner]struct{}),
 		onPanic: defaultPanicHandler,
 	}
