@@ -109,8 +109,11 @@ func (c *conn) received(buf []byte, n int, err error) {
 		}
 		return
 	}
+	// One read of the clock serves the first byte and, when the whole
+	// response came in this read (a small page), its end too.
+	at := c.ex.since()
 	if c.ex.timings.FirstByte == 0 {
-		c.ex.timings.FirstByte = c.ex.since()
+		c.ex.timings.FirstByte = at
 	}
 	used, perr := c.parser.Feed(buf[:n])
 	if perr != nil {
@@ -128,6 +131,7 @@ func (c *conn) received(buf []byte, n int, err error) {
 		}
 	}
 	if c.parser.Done() {
+		c.ex.timings.Done = at
 		c.finish(used < n)
 	}
 }

@@ -168,7 +168,9 @@ func (ex *exchange) succeed(resp *Response, reused bool) {
 		return
 	}
 	ex.stopTimers()
-	ex.timings.Done = ex.since()
+	if ex.timings.Done == 0 { // not set by the read that completed it
+		ex.timings.Done = ex.since()
+	}
 	if ex.skipped {
 		resp.Body = nil
 	}
