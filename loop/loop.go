@@ -78,10 +78,11 @@ type Loop struct {
 
 	pollsSkipped int // busy turns in a row that skipped the poll; see runOnce
 
-	// turnTime is the clock as the turn last read it, and inTurn says a
-	// turn is running; see TurnTime.
-	turnTime time.Duration
-	inTurn   bool
+	// turnTime is the clock as the turn last read it, if turnTimeRead;
+	// inTurn says a turn is running. See TurnTime.
+	turnTime     time.Duration
+	turnTimeRead bool
+	inTurn       bool
 
 	obs *observer // nil unless Options.Stats or Options.Trace (stats.go)
 
@@ -137,19 +138,23 @@ func (l *Loop) PollerName() string { return l.poller.Name() }
 // Deadlines given to CallAt are on this clock. Each call reads the clock.
 func (l *Loop) Time() time.Duration { return time.Since(l.start) }
 
-// TurnTime is the loop's clock as this turn last read it: right after the
-// wait for I/O for the readers and writers of ready fds, and again when
-// timers are checked for the callbacks that run after them. Every
-// callback of a turn sees the same few values, and reading them costs
-// nothing — a read of the real clock costs 20 to 40 ns, and a request's
-// timeouts would read it half a dozen times. It runs behind the real
-// clock by as long as the turn has run so far: use it for deadlines and
-// timeouts, which do not care about microseconds, and Time to measure.
-// This is libuv's rule (uv_now is the loop's cached time, uv_hrtime the
-// clock). Outside a turn — before Run, say — it reads the clock.
+// TurnTime is the loop's clock as this turn read it: once after the wait
+// for I/O, for the readers and writers of ready fds, and once more when
+// timers are checked, for the callbacks that run after them — each time
+// only if someone asks (a timer to check, a TurnTime call). Every callback
+// of a turn sees the same few values, and they cost nothing more: a read
+// of the real clock costs 20 to 40 ns, and a request's timeouts would read
+// it half a dozen times. It runs behind the real clock by as long as the
+// turn has run so far: use it for deadlines and timeouts, which do not
+// care about microseconds, and Time to measure. This is libuv's rule
+// (uv_now is the loop's cached time, uv_hrtime the clock). Outside a turn
+// — before Run, say — it reads the clock.
 func (l *Loop) TurnTime() time.Duration {
 	if !l.inTurn {
 		return l.Time()
+	}
+	if !l.turnTimeRead {
+		l.turnTime, l.turnTimeRead = l.Time(), true
 	}
 	return l.turnTime
 }
@@ -251,7 +256,7 @@ func (l *Loop) runOnce() error {
 			return fmt.Errorf("loop: waiting for I/O: %w", err)
 		}
 		if len(events) > 0 {
-			l.turnTime, l.inTurn = l.Time(), true
+			l.inTurn, l.turnTimeRead = true, false
 			l.dispatch(events)
 		}
 	} else {
@@ -265,8 +270,8 @@ func (l *Loop) runOnce() error {
 	}
 
 	// 4. Due timers and callbacks posted by other goroutines join the
-	// ready queue. readyDueTimers reads the clock for the turn.
-	l.inTurn = true
+	// ready queue.
+	l.inTurn, l.turnTimeRead = true, false
 	timers := l.readyDueTimers()
 	posted := l.takePosted()
 

@@ -96,8 +96,10 @@ func (l *Loop) popTimer() *Timer {
 // readyDueTimers moves the timers whose time has come to the ready queue,
 // in deadline order, and says how many. A cancelled one is dropped on the way.
 func (l *Loop) readyDueTimers() (n int) {
-	now := l.Time()
-	l.turnTime = now
+	if len(l.timers) == 0 {
+		return 0
+	}
+	now := l.TurnTime()
 	for len(l.timers) > 0 && l.timers[0].when <= now {
 		if t := l.popTimer(); !t.cancelled {
 			l.ready = append(l.ready, (*dueTimer)(t))
