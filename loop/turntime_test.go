@@ -12,7 +12,10 @@ import (
 // next turn sees a later one. Checked by hand: a TurnTime that reads the
 // clock fails on the second callback.
 func TestTurnTimeIsTheSameForEveryCallbackOfATurn(t *testing.T) {
-	l := newTestLoop(t)
+	eachPoller(t, testTurnTimeOfOneTurn)
+}
+
+func testTurnTimeOfOneTurn(t *testing.T, l *loop.Loop) {
 	var first, second, later time.Duration
 	var realAfterSleep time.Duration
 	l.CallSoon(func() {
@@ -22,9 +25,7 @@ func TestTurnTimeIsTheSameForEveryCallbackOfATurn(t *testing.T) {
 		l.CallSoon(func() { later = l.TurnTime(); l.Stop() }) // next turn
 	})
 	l.CallSoon(func() { second = l.TurnTime() })
-	if err := l.Run(); err != nil {
-		t.Fatal(err)
-	}
+	run(t, l)
 	if second != first {
 		t.Fatalf("two callbacks of one turn saw %v and %v", first, second)
 	}
@@ -40,7 +41,10 @@ func TestTurnTimeIsTheSameForEveryCallbackOfATurn(t *testing.T) {
 // turn reads its time when it checks the timers. And outside Run,
 // TurnTime reads the clock.
 func TestTurnTimeOfATimerAndOutsideRun(t *testing.T) {
-	l := newTestLoop(t)
+	eachPoller(t, testTurnTimeOfATimer)
+}
+
+func testTurnTimeOfATimer(t *testing.T, l *loop.Loop) {
 	before := l.TurnTime()
 	time.Sleep(time.Millisecond)
 	if after := l.TurnTime(); after < before+time.Millisecond {
@@ -48,20 +52,8 @@ func TestTurnTimeOfATimerAndOutsideRun(t *testing.T) {
 	}
 	var seen time.Duration
 	tm := l.CallLater(2*time.Millisecond, func() { seen = l.TurnTime(); l.Stop() })
-	if err := l.Run(); err != nil {
-		t.Fatal(err)
-	}
+	run(t, l)
 	if seen < tm.When() {
 		t.Fatalf("a timer due at %v ran with TurnTime %v", tm.When(), seen)
 	}
-}
-
-func newTestLoop(t *testing.T) *loop.Loop {
-	t.Helper()
-	l, err := loop.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	return l
 }

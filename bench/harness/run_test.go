@@ -14,25 +14,7 @@ import (
 // process per run, the site's counters, the URL sets compared, the
 // tables. It asserts what happened, never how fast.
 func TestAQuickRunThroughChildProcesses(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts processes")
-	}
-	// Under -race, a child would sleep a second at exit to let the race
-	// detector report (GORACE's atexit_sleep_ms); there is no need here.
-	t.Setenv("GORACE", "atexit_sleep_ms=0")
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Run(context.Background(), Config{
-		Scenarios: []string{"S1", "S4"},
-		Variants:  []string{"reactor-callbacks", "worker-pool"},
-		Quick:     true,
-		Self:      self,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := quickRun(t, []string{"S1", "S4"}, "reactor-callbacks", "worker-pool")
 	if len(res.Scenarios) != 2 {
 		t.Fatalf("%d scenarios", len(res.Scenarios))
 	}
@@ -87,23 +69,7 @@ func TestConfigRejectsUnknownNames(t *testing.T) {
 // Checked by hand: a window that does not read the counts leaves the
 // column empty (NaN), and this fails.
 func TestS2CountsAllocationsPerRequest(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts processes")
-	}
-	t.Setenv("GORACE", "atexit_sleep_ms=0")
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Run(context.Background(), Config{
-		Scenarios: []string{"S2"},
-		Variants:  []string{"reactor-callbacks", "raw-goroutines"},
-		Quick:     true,
-		Self:      self,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := quickRun(t, []string{"S2"}, "reactor-callbacks", "raw-goroutines")
 	got := map[string]float64{}
 	for _, row := range res.Scenarios[0].Cases[0].Rows {
 		got[row.Variant] = row.Metrics["allocs"].Median
@@ -114,4 +80,25 @@ func TestS2CountsAllocationsPerRequest(t *testing.T) {
 	if a := got["reactor-callbacks"]; !(a >= 3 && a < 6) {
 		t.Errorf("loop callbacks: %v allocations per request, want about 4", a)
 	}
+}
+
+// quickRun runs scenarios as -quick does, for variants, through child
+// processes (this test binary, re-run in a role).
+func quickRun(t *testing.T, scenarios []string, variants ...string) *report.Results {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	// Under -race, a child would sleep a second at exit to let the race
+	// detector report (GORACE's atexit_sleep_ms); there is no need here.
+	t.Setenv("GORACE", "atexit_sleep_ms=0")
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), Config{Scenarios: scenarios, Variants: variants, Quick: true, Self: self})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
