@@ -211,6 +211,23 @@ type runner[T any] Future[T]
 
 func (r *runner[T]) Run() { (*Future[T])(r).runNext() }
 
+// CallbackFunc is the callback the next Run will run: an observed loop
+// names its longest callback by it, rather than by the runner.
+func (r *runner[T]) CallbackFunc() any {
+	f := (*Future[T])(r)
+	c := f.first
+	switch {
+	case f.ran == 1:
+		c = f.second
+	case f.ran > 1:
+		c = f.more[f.ran-2]
+	}
+	if c.withFuture != nil {
+		return c.withFuture
+	}
+	return c.plain
+}
+
 // runNext runs the next callback, forgetting it first: a callback that
 // panics is not run again, and the closures that have run can be
 // collected. Once every callback has run, the future lets go of them all.

@@ -77,6 +77,7 @@ func (o *observer) timedCallback(l *Loop, fn future.Runner) {
 	if !o.inTurn {
 		start = o.now() // Close's hooks: the last reading is from long ago
 	}
+	code := codeOf(fn) // asked now: a future forgets a callback as it runs it
 	l.callGuarded(fn)
 	o.last = o.now()
 	d := o.last - start
@@ -84,24 +85,37 @@ func (o *observer) timedCallback(l *Loop, fn future.Runner) {
 	o.stats.Busy += d
 	o.stats.Durations.Add(d)
 	if d > o.stats.Longest {
-		o.stats.Longest, o.longestPC = d, funcPC(fn)
+		o.stats.Longest, o.longestPC = d, funcPC(code)
 	}
 	o.it.Callbacks++
 	o.it.Busy += d
 	if d > o.it.Longest {
-		o.it.Longest, o.itPC = d, funcPC(fn)
+		o.it.Longest, o.itPC = d, funcPC(code)
 	}
 }
 
-// funcPC is the entry of the code a callback runs, which names it: the
-// func itself for CallSoon's, the Run method for a value that runs
-// itself (a future running a done callback is named by its runner's Run).
-// Only a new longest callback pays for the lookup.
-func funcPC(r future.Runner) uintptr {
-	if fn, ok := r.(callSoon); ok {
-		return reflect.ValueOf(fn).Pointer()
+// codeOf is what a callback is about to run, to name it by: the func
+// itself for CallSoon's; for a future running a done callback, or a due
+// timer, the function they hold (they say, through CallbackFunc); for any
+// other value that runs itself, the value, named by its Run method.
+func codeOf(r future.Runner) any {
+	switch r := r.(type) {
+	case callSoon:
+		return (func())(r)
+	case interface{ CallbackFunc() any }:
+		return r.CallbackFunc()
 	}
-	if m, ok := reflect.TypeOf(r).MethodByName("Run"); ok {
+	return r
+}
+
+// funcPC is the entry of code, which names it. Only a new longest
+// callback pays for the lookup.
+func funcPC(code any) uintptr {
+	v := reflect.ValueOf(code)
+	if v.Kind() == reflect.Func {
+		return v.Pointer()
+	}
+	if m, ok := v.Type().MethodByName("Run"); ok {
 		return m.Func.Pointer()
 	}
 	return 0

@@ -54,6 +54,9 @@ type dueTimer Timer
 
 func (t *dueTimer) Run() { (*Timer)(t).run() }
 
+// CallbackFunc is the timer's function, for Stats to name it by.
+func (t *dueTimer) CallbackFunc() any { return t.fn }
+
 // run is what the ready queue calls for a due timer.
 func (t *Timer) run() {
 	if t.cancelled {
