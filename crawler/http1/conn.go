@@ -1,6 +1,7 @@
 package http1
 
 import (
+	"slices"
 	"time"
 
 	"loopkit/loop"
@@ -86,7 +87,7 @@ func (c *conn) dial(ex *exchange) {
 			c.fail(err)
 			return
 		}
-		ex.timings.DNS = ex.since()
+		ex.reply.Timings.DNS = ex.since()
 		c.dialer = newDialer(c, addrs)
 		c.dialer.start()
 	})
@@ -100,7 +101,7 @@ func (c *conn) connected(fd int) {
 		c.fail(err)
 		return
 	}
-	c.ex.timings.Connect = c.ex.since()
+	c.ex.reply.Timings.Connect = c.ex.since()
 	if c.pool.tls != nil {
 		c.startTLS()
 		return
@@ -119,14 +120,15 @@ func (c *conn) send(ex *exchange) {
 	}
 	c.parser.WantBody(ex.wantBody)
 	// The request's bytes go in the connection's own buffer, reused by
-	// every request it carries: made once, grown once if ever, where a
-	// buffer per request would be an allocation per request. The last
+	// every request it carries: where a buffer per request would be an
+	// allocation per request, this one grows only when a request is
+	// longer than any before it on this connection. It is sized to fit,
+	// not generously: ten thousand connections each keep one. The last
 	// request on it was sent whole before this one came (finish closes a
 	// connection that was not), so nothing still needs the old bytes.
-	if c.head == nil {
-		c.head = make([]byte, 0, 512) // a typical head fits: it never grows
-	}
-	c.head = appendHead(c.head[:0], ex.method, ex.target, c.pool.client.fields, ex.extra)
+	fields := c.pool.client.fields
+	c.head = slices.Grow(c.head[:0], headSize(ex.method, ex.target, fields, ex.extra))
+	c.head = appendHead(c.head, ex.method, ex.target, fields, ex.extra)
 	head := c.head
 	if c.tls != nil {
 		var err error

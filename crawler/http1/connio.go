@@ -29,7 +29,7 @@ func (c *conn) write() {
 		return
 	}
 	c.sending = false
-	c.ex.timings.Written = c.ex.since()
+	c.ex.reply.Timings.Written = c.ex.since()
 	c.awaitHead()
 	c.arm("read", c.pool.client.opts.ReadTimeout)
 }
@@ -112,8 +112,8 @@ func (c *conn) received(buf []byte, n int, err error) {
 	// One read of the clock serves the first byte and, when the whole
 	// response came in this read (a small page), its end too.
 	at := c.ex.since()
-	if c.ex.timings.FirstByte == 0 {
-		c.ex.timings.FirstByte = at
+	if c.ex.reply.Timings.FirstByte == 0 {
+		c.ex.reply.Timings.FirstByte = at
 	}
 	used, perr := c.parser.Feed(buf[:n])
 	if perr != nil {
@@ -123,15 +123,15 @@ func (c *conn) received(buf []byte, n int, err error) {
 	if c.headBy > 0 && c.parser.HeadDone() {
 		c.headBy = 0
 	}
-	if ex := c.ex; c.parser.BodySkipped() && !ex.skipped {
-		ex.skipped = true // the parser asked ex.wantBody when the head came
+	if ex := c.ex; c.parser.BodySkipped() && !ex.reply.BodySkipped {
+		ex.reply.BodySkipped = true // the parser asked ex.wantBody when the head came
 		if !c.parser.Done() {
 			c.skipRest()
 			return
 		}
 	}
 	if c.parser.Done() {
-		c.ex.timings.Done = at
+		c.ex.reply.Timings.Done = at
 		c.finish(used < n)
 	}
 }

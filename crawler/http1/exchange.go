@@ -18,22 +18,26 @@ import (
 // exchange (a few hundred bytes) alive with it. The Reply comes first, so
 // that a *Reply is the start of its allocation, as any other would be
 // (runtime.SetFinalizer, for one, wants that).
+//
+// The reply is not only the answer: the exchange keeps in it what the
+// answer will say — the URL, the Timings as they come, whether the body
+// was skipped, whether the request was retried — rather than in fields
+// of its own that would be copied over at the end. Every byte counts
+// here: an exchange is alive for as long as its request waits, and a
+// loop may hold ten thousand of them.
 type exchange struct {
 	reply  Reply
 	result future.Future[*Reply]
 
-	client  *Client
-	method  string
-	target  Target
-	extra   Header // Request.Header: fields after the client's own
-	url     string
-	start   time.Duration
-	timings Timings
-	pool    *hostPool
-	conn    *conn  // while running on a connection
-	connID  uint64 // the last connection it ran on, for its Trace
-	trace   *Trace // Request.Trace
-	traced  bool   // trace filled in
+	client *Client
+	method string
+	target Target
+	extra  Header // Request.Header: fields after the client's own
+	start  time.Duration
+	pool   *hostPool
+	conn   *conn  // while running on a connection
+	connID uint64 // the last connection it ran on, for its Trace
+	trace  *Trace // Request.Trace
 	// deadline is when the total timeout runs out, on the loop's clock.
 	// It is a field, not a timer: whatever guards the exchange at the
 	// time checks it — its connection's timer, or the pool's timeout
@@ -42,18 +46,18 @@ type exchange struct {
 	// every one.
 	deadline time.Duration
 	waiting  *loop.Timer // the pool timeout (or the deadline), while queued
-	retried  bool
 
 	maxBody  int64 // Request.MaxBodyBytes
-	truncate bool  // Request.TruncateBody
 	wantBody func(*Response) bool
-	skipped  bool // wantBody said no: the reply has no body
+	truncate bool // Request.TruncateBody
+	traced   bool // trace filled in
 }
 
 // newExchange makes the record of one request; begin starts it.
 func newExchange(c *Client, req Request) *exchange {
-	ex := &exchange{client: c, method: req.Method, url: req.URL, extra: req.Header, start: c.loop.Time(),
+	ex := &exchange{client: c, method: req.Method, extra: req.Header, start: c.loop.Time(),
 		maxBody: req.MaxBodyBytes, truncate: req.TruncateBody, wantBody: req.WantBody, trace: req.Trace}
+	ex.reply.URL = req.URL
 	ex.result.Init(c.loop)
 	if ex.method == "" {
 		ex.method = "GET"
@@ -72,7 +76,7 @@ func (ex *exchange) begin() {
 	case c.closed:
 		err = ErrClientClosed
 	default:
-		ex.target, err = ParseTarget(ex.url)
+		ex.target, err = ParseTarget(ex.reply.URL)
 	}
 	// The client's own fields were checked when it was made; the
 	// request's parts are checked now, so that a bad one fails here,
@@ -137,8 +141,8 @@ func (ex *exchange) connFailed(err error, stale bool) {
 	if ex.result.Done() {
 		return
 	}
-	if stale && !ex.retried && ex.idempotent() {
-		ex.retried = true
+	if stale && !ex.reply.Retried && ex.idempotent() {
+		ex.reply.Retried = true
 		ex.pool.dropIdle() // its idle siblings are likely dead too
 		// Looked up again: with its last connection closed, the old pool
 		// may have been forgotten, and a connection dialed from it would
@@ -155,7 +159,7 @@ func (ex *exchange) fail(err error) {
 		return
 	}
 	ex.stopTimers()
-	if ex.retried {
+	if ex.reply.Retried {
 		err = fmt.Errorf("%w (%w)", err, ErrRetried)
 	}
 	ex.fillTrace()
@@ -168,21 +172,14 @@ func (ex *exchange) succeed(resp *Response, reused bool) {
 		return
 	}
 	ex.stopTimers()
-	if ex.timings.Done == 0 { // not set by the read that completed it
-		ex.timings.Done = ex.since()
+	if ex.reply.Timings.Done == 0 { // not set by the read that completed it
+		ex.reply.Timings.Done = ex.since()
 	}
-	if ex.skipped {
+	if ex.reply.BodySkipped {
 		resp.Body = nil
 	}
 	ex.fillTrace()
-	ex.reply = Reply{
-		BodySkipped: ex.skipped,
-		Response:    resp,
-		URL:         ex.url,
-		Timings:     ex.timings,
-		Reused:      reused,
-		Retried:     ex.retried,
-	}
+	ex.reply.Response, ex.reply.Reused = resp, reused
 	ex.result.SetResult(&ex.reply)
 }
 
@@ -193,10 +190,10 @@ func (ex *exchange) fillTrace() {
 		return
 	}
 	ex.traced = true
-	if ex.timings.Done == 0 {
-		ex.timings.Done = ex.since()
+	if ex.reply.Timings.Done == 0 {
+		ex.reply.Timings.Done = ex.since()
 	}
-	*ex.trace = Trace{Conn: ex.connID, Start: ex.start, Timings: ex.timings}
+	*ex.trace = Trace{Conn: ex.connID, Start: ex.start, Timings: ex.reply.Timings}
 }
 
 func (ex *exchange) stopTimers() {

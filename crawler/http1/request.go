@@ -206,6 +206,17 @@ func checkFields(h Header) error {
 	return nil
 }
 
+// headSize is how many bytes appendHead writes.
+func headSize(method string, t Target, h, more Header) int {
+	n := len(method) + len(" ") + len(t.RequestURI) + len(" HTTP/1.1\r\nHost: ") + len(t.Host) + len("\r\n\r\n")
+	for _, fields := range [2]Header{h, more} {
+		for _, f := range fields {
+			n += len(f.Name) + len(": ") + len(f.Value) + len("\r\n")
+		}
+	}
+	return n
+}
+
 // appendHead writes a request head that has been checked: the request
 // line, Host, the fields of h and then of more, and the empty line.
 func appendHead(dst []byte, method string, t Target, h, more Header) []byte {
