@@ -65,7 +65,6 @@ func (s state) String() string {
 // Future holds a value of type T, or an error, that will be set later.
 type Future[T any] struct {
 	sched Scheduler
-	state state
 	value T
 	err   error
 	// The callbacks, in the order they were added. Most futures have one
@@ -75,7 +74,8 @@ type Future[T any] struct {
 	// time the future's runner is called, so ran counts those that have.
 	first, second callback[T]
 	more          []callback[T]
-	added, ran    int
+	added, ran    int32
+	state         state // last, beside the counts: the struct packs into 112 bytes, not 128
 }
 
 // callback is one done callback: AddDoneCallback's, which wants the
