@@ -46,7 +46,7 @@ type Crawler struct {
 	stats      Stats
 	notices    []string // said once each on stderr (with -v or not)
 	stopping   bool
-	grace      *loop.Timer // after an interrupt: when in-flight work is cancelled
+	grace      *loop.Timer       // after an interrupt: when in-flight work is cancelled
 	workers    []*task.Task[int] // started as work came, MaxTasks at most (dispatch.go)
 	crawling   bool              // Crawl runs: workers may be started
 	start      time.Time

@@ -1,16 +1,35 @@
 package loop
 
-import "errors"
+import (
+	"errors"
+
+	"loopkit/future"
+)
 
 // OnClose registers fn to run when the loop closes, before its sockets and
-// poller are released; the returned function unregisters it. Tasks use it
-// to stop their coroutines, and the executor to fail its pending futures.
+// poller are released; the returned function unregisters it. The executor
+// uses it to fail its pending futures.
 func (l *Loop) OnClose(fn func()) (unregister func()) {
-	l.hookSeq++
-	id := l.hookSeq
-	l.closeHooks[id] = fn
-	return func() { delete(l.closeHooks, id) }
+	h := &closeFunc{fn}
+	l.AddCloser(h)
+	return func() { l.RemoveCloser(h) }
 }
+
+// closeFunc is OnClose's fn as a Closer: a pointer, which a map can hold
+// as a key where a func cannot.
+type closeFunc struct{ fn func() }
+
+func (c *closeFunc) Run() { c.fn() }
+
+// AddCloser is OnClose for a value that runs itself, as Schedule is
+// CallSoon's: the loop calls c.Run when it closes, unless RemoveCloser
+// took c back first. c must be comparable — a pointer. Every task
+// registers itself this way when it starts and leaves when it ends;
+// OnClose would cost it a closure each way.
+func (l *Loop) AddCloser(c future.Runner) { l.closers[c] = struct{}{} }
+
+// RemoveCloser takes back a Closer that AddCloser registered.
+func (l *Loop) RemoveCloser(c future.Runner) { delete(l.closers, c) }
 
 // Close releases the loop: it runs the OnClose hooks (stopping unfinished
 // tasks), fails every pending socket operation and executor job with
@@ -38,10 +57,10 @@ func (l *Loop) Close() error {
 	// A hook may register another (a deferred Spawn, say), and a range over
 	// a map may or may not visit keys added during it: hence the outer
 	// loop, which goes round until no hook is left.
-	for len(l.closeHooks) > 0 {
-		for id, fn := range l.closeHooks {
-			delete(l.closeHooks, id)
-			l.runCallback(fn)
+	for len(l.closers) > 0 {
+		for c := range l.closers {
+			delete(l.closers, c)
+			l.runGuarded(c)
 		}
 	}
 	// 3. Fail the socket operations still pending, and close the sockets

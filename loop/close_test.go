@@ -128,3 +128,33 @@ func TestCloseWaitsForExecutorJobs(t *testing.T) {
 		})
 	}
 }
+
+// countCloser counts its runs: a Closer for AddCloser.
+type countCloser struct{ runs int }
+
+func (c *countCloser) Run() { c.runs++ }
+
+// A Closer registered with AddCloser runs once when the loop closes; one
+// taken back with RemoveCloser does not run; OnClose's function, likewise.
+// Checked by hand: a RemoveCloser that does nothing fails this.
+func TestClosersRunOnceAtCloseUnlessRemoved(t *testing.T) {
+	l, err := loop.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, removed := &countCloser{}, &countCloser{}
+	l.AddCloser(kept)
+	l.AddCloser(removed)
+	l.RemoveCloser(removed)
+	hooks := 0
+	l.OnClose(func() { hooks++ })
+	unregister := l.OnClose(func() { hooks += 100 })
+	unregister()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	l.Close() // a second Close runs nothing again
+	if kept.runs != 1 || removed.runs != 0 || hooks != 1 {
+		t.Fatalf("kept ran %d times, removed %d, hooks %d; want 1, 0, 1", kept.runs, removed.runs, hooks)
+	}
+}

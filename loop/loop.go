@@ -39,6 +39,7 @@ import (
 	"fmt"
 	"time"
 
+	"loopkit/future"
 	"loopkit/netpoll"
 )
 
@@ -57,24 +58,31 @@ type Loop struct {
 	poller netpoll.Poller
 	start  time.Time
 
-	// CallSoon appends to ready; runReady runs batch, the callbacks that
-	// were ready when the turn began. The two slices swap every turn.
-	ready, batch    []func()
+	// CallSoon and Schedule append to ready; runReady runs batch, the
+	// callbacks that were ready when the turn began. The two slices swap
+	// every turn. A callback is a future.Runner: a func, as callSoon, or a
+	// value that runs itself (a future with callbacks to run, a due timer).
+	ready, batch    []future.Runner
 	timers          timerHeap
 	timerSeq        uint64
 	cancelledTimers int // cancelled timers still in the heap
 
-	watches map[int]*watch
+	watches fdTable
 	gen     uint32
 
 	inbox inbox // callbacks posted by other goroutines (threadsafe.go)
 
 	executor executor
 
-	closeHooks map[uint64]func()
-	hookSeq    uint64
+	closers map[future.Runner]struct{} // to run at Close: OnClose, AddCloser
 
 	pollsSkipped int // busy turns in a row that skipped the poll; see runOnce
+
+	// turnTime is the clock as the turn last read it, if turnTimeRead;
+	// inTurn says a turn is running. See TurnTime.
+	turnTime     time.Duration
+	turnTimeRead bool
+	inTurn       bool
 
 	obs *observer // nil unless Options.Stats or Options.Trace (stats.go)
 
@@ -110,11 +118,10 @@ func New(opts *Options) (*Loop, error) {
 		return nil, err
 	}
 	l := &Loop{
-		poller:     p,
-		start:      time.Now(),
-		watches:    make(map[int]*watch),
-		closeHooks: make(map[uint64]func()),
-		onPanic:    defaultPanicHandler,
+		poller:  p,
+		start:   time.Now(),
+		closers: make(map[future.Runner]struct{}),
+		onPanic: defaultPanicHandler,
 	}
 	if o.Stats || o.Trace != nil {
 		l.obs = newObserver(l, o.Trace)
@@ -128,14 +135,52 @@ func New(opts *Options) (*Loop, error) {
 func (l *Loop) PollerName() string { return l.poller.Name() }
 
 // Time is the loop's clock: a monotonic duration since the loop was created.
-// Deadlines given to CallAt are on this clock.
+// Deadlines given to CallAt are on this clock. Each call reads the clock.
 func (l *Loop) Time() time.Duration { return time.Since(l.start) }
+
+// TurnTime is the loop's clock as this turn read it: once after the wait
+// for I/O, for the readers and writers of ready fds, and once more when
+// timers are checked, for the callbacks that run after them — each time
+// only if someone asks (a timer to check, a TurnTime call). Every callback
+// of a turn sees the same few values, and they cost nothing more: a read
+// of the real clock costs 20 to 40 ns, and a request's timeouts would read
+// it half a dozen times. It runs behind the real clock by as long as the
+// turn has run so far: use it for deadlines and timeouts, which do not
+// care about microseconds, and Time to measure. This is libuv's rule
+// (uv_now is the loop's cached time, uv_hrtime the clock). Outside a turn
+// — before Run, say — it reads the clock.
+func (l *Loop) TurnTime() time.Duration {
+	if !l.inTurn {
+		return l.Time()
+	}
+	if !l.turnTimeRead {
+		l.turnTime, l.turnTimeRead = l.Time(), true
+	}
+	return l.turnTime
+}
 
 // CallSoon schedules fn to run on the loop, after the callbacks already
 // scheduled (FIFO). It implements future.Scheduler.
 func (l *Loop) CallSoon(fn func()) {
-	l.ready = append(l.ready, fn)
+	l.ready = append(l.ready, callSoon(fn))
 }
+
+// Schedule is CallSoon for a callback that carries its own state: the loop
+// calls r.Run. A future schedules itself this way to run its callbacks,
+// and a due timer too — a pointer in the queue instead of a closure made
+// for the purpose, which would be an allocation each time. It implements
+// future.RunnerScheduler.
+func (l *Loop) Schedule(r future.Runner) {
+	l.ready = append(l.ready, r)
+}
+
+// callSoon is a plain func in the ready queue. A func value is a single
+// pointer, so storing one in an interface allocates nothing.
+type callSoon func()
+
+func (fn callSoon) Run() { fn() }
+
+var _ future.RunnerScheduler = (*Loop)(nil)
 
 // Stop makes Run return after the current iteration. Called before Run,
 // it makes Run return after one iteration (as asyncio's stop does). From
@@ -210,7 +255,10 @@ func (l *Loop) runOnce() error {
 		if err != nil {
 			return fmt.Errorf("loop: waiting for I/O: %w", err)
 		}
-		l.dispatch(events)
+		if len(events) > 0 {
+			l.inTurn, l.turnTimeRead = true, false
+			l.dispatch(events)
+		}
 	} else {
 		// Callbacks are waiting, so this poll could not sleep anyway, and
 		// a zero-timeout poll is a system call all the same. When the loop
@@ -223,11 +271,13 @@ func (l *Loop) runOnce() error {
 
 	// 4. Due timers and callbacks posted by other goroutines join the
 	// ready queue.
+	l.inTurn, l.turnTimeRead = true, false
 	timers := l.readyDueTimers()
 	posted := l.takePosted()
 
 	// 5. Run what is ready now; what that schedules waits for the next turn.
 	l.runReady()
+	l.inTurn = false
 	if l.obs != nil {
 		l.obs.end(timers, posted, len(l.batch))
 	}
@@ -257,8 +307,24 @@ func (l *Loop) waitTimeout() time.Duration {
 // fresh slice meanwhile, so what they schedule runs next iteration.
 func (l *Loop) runReady() {
 	l.batch, l.ready = l.ready, l.batch[:0]
-	for i, fn := range l.batch {
-		l.runCallback(fn)
-		l.batch[i] = nil // let the closure be collected
+	for i := 0; i < len(l.batch); {
+		i = l.runReadyFrom(i)
 	}
+}
+
+// runReadyFrom runs l.batch from i on. It returns len(l.batch), or, if a
+// callback panicked, the index after that one, for runReady to go on
+// from. One deferred recover guards the whole batch instead of one per
+// callback: a defer is cheap, not free, and a turn can run thousands of
+// callbacks. The stack the panic handler gets is still the panicking
+// callback's: recover runs in a deferred call, on top of the frames of
+// the panic (see runGuarded).
+func (l *Loop) runReadyFrom(i int) (next int) {
+	defer l.recoverPanic(&i, &next)
+	for ; i < len(l.batch); i++ {
+		r := l.batch[i]
+		l.batch[i] = nil // let the closure be collected
+		l.runCallback(r)
+	}
+	return i
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+
+	"loopkit/future"
 )
 
 // PanicInfo describes a callback that panicked, or a misuse of the loop
@@ -49,21 +51,43 @@ func defaultPanicHandler(p PanicInfo) {
 }
 
 // runCallback runs one callback for the loop — timed, if the loop is
-// observed. A panic in it goes to the panic handler, and runCallback
-// returns normally: the loop goes on.
-func (l *Loop) runCallback(fn func()) {
+// observed. Unobserved, it does not catch a panic: its caller runs it
+// under a recover that guards many callbacks at once (runReadyFrom,
+// dispatchFrom). Observed, each callback has a recover of its own, so
+// that one that panics is timed and counted like any other.
+func (l *Loop) runCallback(r future.Runner) {
 	if l.obs != nil {
-		l.obs.timedCallback(l, fn)
+		l.obs.timedCallback(l, r)
 		return
 	}
-	l.callGuarded(fn)
+	r.Run()
 }
 
-func (l *Loop) callGuarded(fn func()) {
-	defer func() {
-		if v := recover(); v != nil {
-			l.onPanic(PanicInfo{Value: v, Stack: debug.Stack()})
-		}
-	}()
-	fn()
+// recoverPanic, deferred by a function that runs callbacks one after
+// another from position *at, catches the panic of the one at *at, gives
+// it to the panic handler with the panicking goroutine's stack, and makes
+// the function return *at+1 in *next: its caller calls it again from
+// there, and the loop goes on with the next callback. (recover must be
+// called by the deferred function itself, hence this one.)
+func (l *Loop) recoverPanic(at, next *int) {
+	if v := recover(); v != nil {
+		l.onPanic(PanicInfo{Value: v, Stack: debug.Stack()})
+		*next = *at + 1
+	}
+}
+
+// runGuarded runs one callback on its own, as runCallback does, with a
+// recover of its own: for the callbacks that run outside a batch (Close's).
+func (l *Loop) runGuarded(r future.Runner) {
+	if l.obs != nil {
+		l.obs.timedCallback(l, r)
+		return
+	}
+	l.callGuarded(r)
+}
+
+func (l *Loop) callGuarded(r future.Runner) {
+	at, next := 0, 0
+	defer l.recoverPanic(&at, &next)
+	r.Run()
 }

@@ -57,7 +57,7 @@ func (l *Loop) SockConnect(ap netip.AddrPort) *future.Future[int] {
 	// either way. Only SO_ERROR says which way.
 	w.writeOp = f
 	f.OnDone(func() {
-		if f.Cancelled() && l.watches[fd] == w {
+		if f.Cancelled() && l.watches.get(fd) == w {
 			l.SockClose(fd) // nobody will ever receive this socket
 		}
 	})
@@ -227,11 +227,11 @@ func (l *Loop) SockSendAll(fd int, data []byte) *future.Future[int] {
 // SockClose closes a socket the loop owns. Pending operations on it fail
 // with ErrSocketClosed; the loop goes on.
 func (l *Loop) SockClose(fd int) error {
-	w := l.watches[fd]
+	w := l.watches.get(fd)
 	if w == nil || !w.owned {
 		return fmt.Errorf("loop: fd %d is not a socket of this loop", fd)
 	}
-	delete(l.watches, fd)
+	l.watches.remove(fd)
 	return l.release(w, ErrSocketClosed)
 }
 
@@ -239,7 +239,7 @@ func (l *Loop) ownedWatch(fd int) (*watch, error) {
 	if l.closed {
 		return nil, ErrClosed
 	}
-	w := l.watches[fd]
+	w := l.watches.get(fd)
 	if w == nil || !w.owned {
 		return nil, fmt.Errorf("loop: fd %d is not a socket of this loop", fd)
 	}

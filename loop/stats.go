@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"runtime"
 	"time"
+
+	"loopkit/future"
 )
 
 // Stats is what a loop created with Options.Stats (or Options.Trace) has
@@ -67,38 +69,62 @@ func (l *Loop) Stats() Stats {
 	return s
 }
 
-// timedCallback runs fn, guarded as runCallback does, and records how long
+// timedCallback runs fn, with a recover of its own, and records how long
 // it took: one read of the monotonic clock (35 ns on this project's
 // 2-core VM, whose clock is kvm-clock; under 20 ns on most hardware).
-func (o *observer) timedCallback(l *Loop, fn func()) {
+func (o *observer) timedCallback(l *Loop, fn future.Runner) {
 	start := o.last
 	if !o.inTurn {
 		start = o.now() // Close's hooks: the last reading is from long ago
 	}
+	code := codeOf(fn) // asked now: a future forgets a callback as it runs it
 	l.callGuarded(fn)
 	o.last = o.now()
 	d := o.last - start
 	if o.trace != nil {
 		// Traced, every callback is kept: its code's address now, its
 		// name (a map lookup) once per turn, in emit.
-		o.it.Calls = append(o.it.Calls, Call{Start: start, End: o.last, pc: funcPC(fn)})
+		o.it.Calls = append(o.it.Calls, Call{Start: start, End: o.last, pc: funcPC(code)})
 	}
 	o.stats.Callbacks++
 	o.stats.Busy += d
 	o.stats.Durations.Add(d)
 	if d > o.stats.Longest {
-		o.stats.Longest, o.longestPC = d, funcPC(fn)
+		o.stats.Longest, o.longestPC = d, funcPC(code)
 	}
 	o.it.Callbacks++
 	o.it.Busy += d
 	if d > o.it.Longest {
-		o.it.Longest, o.itPC = d, funcPC(fn)
+		o.it.Longest, o.itPC = d, funcPC(code)
 	}
 }
 
-// funcPC is the entry of fn's code, which names it; only a new longest
+// codeOf is what a callback is about to run, to name it by: the func
+// itself for CallSoon's; for a future running a done callback, or a due
+// timer, the function they hold (they say, through CallbackFunc); for any
+// other value that runs itself, the value, named by its Run method.
+func codeOf(r future.Runner) any {
+	switch r := r.(type) {
+	case callSoon:
+		return (func())(r)
+	case interface{ CallbackFunc() any }:
+		return r.CallbackFunc()
+	}
+	return r
+}
+
+// funcPC is the entry of code, which names it. Only a new longest
 // callback pays for the lookup.
-func funcPC(fn func()) uintptr { return reflect.ValueOf(fn).Pointer() }
+func funcPC(code any) uintptr {
+	v := reflect.ValueOf(code)
+	if v.Kind() == reflect.Func {
+		return v.Pointer()
+	}
+	if m, ok := v.Type().MethodByName("Run"); ok {
+		return m.Func.Pointer()
+	}
+	return 0
+}
 
 func (o *observer) funcName(pc uintptr) string {
 	if pc == 0 {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"loopkit/future"
 	"loopkit/loop"
 	"loopkit/netpoll"
 )
@@ -183,5 +184,33 @@ func TestTraceTellsAReceiveInOrder(t *testing.T) {
 					i+1, client, b.String())
 			}
 		})
+	}
+}
+
+// doneAfterThirtyMilliseconds is a done callback that stalls the loop.
+func doneAfterThirtyMilliseconds(*future.Future[int]) { time.Sleep(30 * time.Millisecond) }
+
+// A future runs its done callbacks itself, through the loop's queue; the
+// longest callback is still named by the function that ran, not by the
+// future's runner, and a timer's by its own. Checked by hand: naming a
+// callback by its Run method fails both.
+func TestTheLongestCallbackIsNamedByItsFunction(t *testing.T) {
+	l, err := loop.New(&loop.Options{Stats: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	f := future.New[int](l)
+	f.AddDoneCallback(doneAfterThirtyMilliseconds)
+	f.SetResult(1)
+	l.CallSoon(l.Stop)
+	run(t, l)
+	if s := l.Stats(); !strings.HasSuffix(s.LongestFunc, ".doneAfterThirtyMilliseconds") {
+		t.Fatalf("longest callback named %q", s.LongestFunc)
+	}
+	l.CallLater(time.Millisecond, func() { blockThirtyMilliseconds(); blockThirtyMilliseconds(); l.Stop() })
+	run(t, l)
+	if s := l.Stats(); !strings.Contains(s.LongestFunc, "TestTheLongestCallbackIsNamedByItsFunction") {
+		t.Fatalf("longest callback, a timer's, named %q", s.LongestFunc)
 	}
 }

@@ -1,6 +1,9 @@
 package loop
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // inbox holds the callbacks that other goroutines post, under its own lock:
 // it is the one part of a loop shared between goroutines.
@@ -8,6 +11,12 @@ type inbox struct {
 	mu     sync.Mutex
 	fns    []func()
 	closed bool // set by Close; posts fail with ErrClosed from then on
+	// posted says fns may hold something: set under the lock by a post,
+	// before its wake-up, and cleared by takePosted. The loop reads it
+	// without the lock on every turn, and takes the lock only when it is
+	// set: most turns have nothing posted, and a lock and an unlock on
+	// every turn, twice, would be their most expensive step.
+	posted atomic.Bool
 }
 
 // CallSoonThreadsafe schedules fn from any goroutine and wakes the loop if
@@ -29,27 +38,35 @@ func (l *Loop) CallSoonThreadsafe(fn func()) error {
 		return ErrClosed
 	}
 	l.inbox.fns = append(l.inbox.fns, fn)
+	l.inbox.posted.Store(true)
 	return l.poller.Wake()
 }
 
 // postsWaiting reports whether other goroutines have posted callbacks that
 // takePosted has not taken yet.
 func (l *Loop) postsWaiting() bool {
-	l.inbox.mu.Lock()
-	defer l.inbox.mu.Unlock()
-	return len(l.inbox.fns) > 0
+	return l.inbox.posted.Load()
 }
 
 // takePosted moves callbacks posted by other goroutines to the ready
 // queue, and says how many. It runs after the poller drained its wake-up,
 // so a post that raced with the drain is either taken here or has woken
 // the poller again.
+//
+// A post that sets posted after the check below has woken the poller,
+// so the next turn's wait returns at once and takes it then.
 func (l *Loop) takePosted() int {
+	if !l.inbox.posted.Load() {
+		return 0
+	}
 	l.inbox.mu.Lock()
 	fns := l.inbox.fns
 	l.inbox.fns = nil
+	l.inbox.posted.Store(false)
 	l.inbox.mu.Unlock()
-	l.ready = append(l.ready, fns...)
+	for _, fn := range fns {
+		l.ready = append(l.ready, callSoon(fn))
+	}
 	return len(fns)
 }
 

@@ -47,6 +47,16 @@ func (t *Timer) Cancel() bool {
 	return true
 }
 
+// dueTimer is a Timer seen from the ready queue: the same struct, whose
+// Run method runs it. Queued as itself, a due timer costs no closure; and
+// Run stays out of Timer's own API.
+type dueTimer Timer
+
+func (t *dueTimer) Run() { (*Timer)(t).run() }
+
+// CallbackFunc is the timer's function, for Stats to name it by.
+func (t *dueTimer) CallbackFunc() any { return t.fn }
+
 // run is what the ready queue calls for a due timer.
 func (t *Timer) run() {
 	if t.cancelled {
@@ -89,10 +99,13 @@ func (l *Loop) popTimer() *Timer {
 // readyDueTimers moves the timers whose time has come to the ready queue,
 // in deadline order, and says how many. A cancelled one is dropped on the way.
 func (l *Loop) readyDueTimers() (n int) {
-	now := l.Time()
+	if len(l.timers) == 0 {
+		return 0
+	}
+	now := l.TurnTime()
 	for len(l.timers) > 0 && l.timers[0].when <= now {
 		if t := l.popTimer(); !t.cancelled {
-			l.ready = append(l.ready, t.run)
+			l.ready = append(l.ready, (*dueTimer)(t))
 			n++
 		}
 	}

@@ -39,8 +39,38 @@ func (w *watch) token() netpoll.Token {
 	return netpoll.Token(w.gen)<<32 | netpoll.Token(uint32(w.fd))
 }
 
+// fdTable finds the watch of an fd. File descriptors are small integers,
+// handed out lowest first, so a slice indexed by the fd stays dense, and
+// finding a watch is an index where a map would hash the fd each time:
+// the loop looks up the watch of every ready fd, every turn. (libuv keeps
+// the same array of watchers, indexed by fd.)
+type fdTable []*watch
+
+// get is fd's watch, nil if it has none.
+func (t fdTable) get(fd int) *watch {
+	if fd < 0 || fd >= len(t) {
+		return nil
+	}
+	return t[fd]
+}
+
+func (t *fdTable) set(fd int, w *watch) {
+	if fd >= len(*t) {
+		grown := make(fdTable, max(fd+1, 2*len(*t), 64))
+		copy(grown, *t)
+		*t = grown
+	}
+	(*t)[fd] = w
+}
+
+func (t fdTable) remove(fd int) {
+	if fd >= 0 && fd < len(t) {
+		t[fd] = nil
+	}
+}
+
 func (l *Loop) newWatch(fd int, owned bool) *watch {
-	if old := l.watches[fd]; old != nil {
+	if old := l.watches.get(fd); old != nil {
 		// The kernel gave out this number again, so the fd the loop knew
 		// by it has been closed — without RemoveReader or SockClose.
 		l.forgetClosedFD(old)
@@ -50,7 +80,7 @@ func (l *Loop) newWatch(fd int, owned bool) *watch {
 		l.gen = 1 // 0 is never a live generation; all-ones is netpoll's own
 	}
 	w := &watch{fd: fd, gen: l.gen, owned: owned}
-	l.watches[fd] = w
+	l.watches.set(fd, w)
 	return w
 }
 
@@ -74,7 +104,7 @@ func (l *Loop) AddWriter(fd int, fn func()) error {
 
 // RemoveReader stops calling the reader of fd; it reports whether there was one.
 func (l *Loop) RemoveReader(fd int) bool {
-	w := l.watches[fd]
+	w := l.watches.get(fd)
 	if w == nil || w.reader == nil {
 		return false
 	}
@@ -83,7 +113,7 @@ func (l *Loop) RemoveReader(fd int) bool {
 
 // RemoveWriter stops calling the writer of fd; it reports whether there was one.
 func (l *Loop) RemoveWriter(fd int) bool {
-	w := l.watches[fd]
+	w := l.watches.get(fd)
 	if w == nil || w.writer == nil {
 		return false
 	}
@@ -94,7 +124,7 @@ func (l *Loop) setCallback(fd int, which netpoll.Interest, fn func()) error {
 	if l.closed {
 		return ErrClosed
 	}
-	w := l.watches[fd]
+	w := l.watches.get(fd)
 	if w == nil {
 		if fn == nil {
 			return fmt.Errorf("loop: fd %d is not watched", fd)
@@ -114,8 +144,8 @@ func (l *Loop) setCallback(fd int, which netpoll.Interest, fn func()) error {
 		w = l.newWatch(fd, false)
 		err = l.setAndUpdate(w, which, fn, false)
 	}
-	if w.registered == 0 && !w.owned && l.watches[fd] == w {
-		delete(l.watches, fd) // nothing left to remember about a caller's fd
+	if w.registered == 0 && !w.owned && l.watches.get(fd) == w {
+		l.watches.remove(fd) // nothing left to remember about a caller's fd
 	}
 	return err
 }
@@ -168,27 +198,41 @@ func (l *Loop) updateInterest(w *watch, reassert bool) error {
 	return nil
 }
 
-// dispatch runs the callbacks of ready fds. Each event's token is checked
-// against the live watch first: a callback earlier in the same batch may
-// have closed an fd, or removed the callback this event was for.
+// dispatch runs the callbacks of ready fds: for each event, the reader,
+// then the writer. Before each, the event's token is checked against the
+// live watch: a callback earlier in the same batch may have closed an fd,
+// or removed the callback this event was for.
 func (l *Loop) dispatch(events []netpoll.Event) {
-	for _, ev := range events {
+	for i := 0; i < 2*len(events); {
+		i = l.dispatchFrom(events, i)
+	}
+}
+
+// dispatchFrom runs the callbacks of events from position i on: position
+// 2k is event k's reader, 2k+1 its writer. Like runReadyFrom, it guards
+// them all with one recover, and after a panic returns the position after
+// the panicking callback.
+func (l *Loop) dispatchFrom(events []netpoll.Event, i int) (next int) {
+	defer l.recoverPanic(&i, &next)
+	for ; i < 2*len(events); i++ {
+		ev := events[i/2]
 		fd := int(uint32(ev.Token))
-		w := l.watches[fd]
+		w := l.watches.get(fd)
 		if w == nil || w.token() != ev.Token {
 			continue // stale: closed, or closed and reused
 		}
-		if ev.Ready == netpoll.Invalid {
+		switch {
+		case i%2 == 1:
+			if ev.Ready&netpoll.Writable != 0 && w.writer != nil {
+				l.runCallback(callSoon(w.writer))
+			}
+		case ev.Ready == netpoll.Invalid:
 			l.forgetClosedFD(w) // poll(2) found fd closed, and has forgotten it
-			continue
-		}
-		if ev.Ready&netpoll.Readable != 0 && w.reader != nil {
-			l.runCallback(w.reader)
-		}
-		if ev.Ready&netpoll.Writable != 0 && w.writer != nil && l.watches[fd] == w {
-			l.runCallback(w.writer)
+		case ev.Ready&netpoll.Readable != 0 && w.reader != nil:
+			l.runCallback(callSoon(w.reader))
 		}
 	}
+	return i
 }
 
 // closeWatches is Close's part for fds: fail pending operations, stop
@@ -196,10 +240,13 @@ func (l *Loop) dispatch(events []netpoll.Event) {
 func (l *Loop) closeWatches() error {
 	var first error
 	for fd, w := range l.watches {
+		if w == nil {
+			continue
+		}
 		if err := l.release(w, ErrClosed); err != nil && first == nil {
 			first = err
 		}
-		delete(l.watches, fd)
+		l.watches.remove(fd)
 	}
 	return first
 }
@@ -236,8 +283,8 @@ func (l *Loop) release(w *watch, err error) error {
 func (l *Loop) forgetClosedFD(w *watch) {
 	err := fmt.Errorf("loop: fd %d was closed while the loop watched it "+
 		"(RemoveReader/RemoveWriter, or SockClose, must come first); its callbacks are dropped", w.fd)
-	if l.watches[w.fd] == w {
-		delete(l.watches, w.fd)
+	if l.watches.get(w.fd) == w {
+		l.watches.remove(w.fd)
 	}
 	w.owned = false
 	// release's Deregister finds the registration gone (ErrNotRegistered);

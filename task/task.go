@@ -41,10 +41,16 @@ import (
 // awaited, gathered, given done callbacks and cancelled.
 type Task[T any] struct {
 	coro
-	result *future.Future[T]
+	// The task's own future: a field, so that a task and its future are
+	// one allocation.
+	result future.Future[T]
 	body   func(Yield) (T, error)
 	value  T
 	err    error
+	// wakeupFn is the method value t.wakeup, made once: step hands it to
+	// every future the body awaits, and a method value made there would
+	// be a closure, an allocation, on every Await.
+	wakeupFn func()
 }
 
 // coro is the part of a task that does not depend on its result type, so
@@ -58,7 +64,6 @@ type coro struct {
 	// yet (asyncio's _must_cancel). step tells it at the next resume.
 	cancelPending bool
 	resumeErr     error // what the pending Await returns instead of its result
-	unregister    func()
 }
 
 // PanicError is the error of a task whose body panicked. Stack is the
@@ -84,11 +89,19 @@ var ErrAwaitCycle = errors.New("task: a task cannot await itself, or a task that
 // Spawn starts body as a task on l. The body starts on the loop's next
 // turn, not inside Spawn.
 func Spawn[T any](l *loop.Loop, body func(y Yield) (T, error)) *Task[T] {
-	t := &Task[T]{coro: coro{loop: l}, result: future.New[T](l), body: body}
-	t.unregister = l.OnClose(t.stopOnClose)
-	l.CallSoon(t.step)
+	t := &Task[T]{coro: coro{loop: l}, body: body}
+	t.result.Init(l)
+	t.wakeupFn = t.wakeup
+	l.AddCloser((*closer[T])(t))
+	l.CallSoon(t.wakeupFn)
 	return t
 }
+
+// closer is a task as the loop's Close sees it: Run stops it. Registered
+// as itself, a pointer, it costs no closure (see loop.AddCloser).
+type closer[T any] Task[T]
+
+func (c *closer[T]) Run() { (*Task[T])(c).stopOnClose() }
 
 // Run spawns body on l, runs the loop until it finishes, and returns its
 // result: the chapter's loop.run_until_complete(crawler.crawl()).
@@ -127,7 +140,7 @@ func (t *Task[T]) step() {
 		// Refuse rather than wait for ever, and resume on the next turn,
 		// as asyncio does, not inside this one.
 		t.resumeErr = ErrAwaitCycle
-		t.loop.CallSoon(t.step)
+		t.loop.CallSoon(t.wakeupFn)
 		return
 	}
 	if t.cancelPending && w.Cancel() {
@@ -138,7 +151,7 @@ func (t *Task[T]) step() {
 		t.cancelPending = false
 	}
 	t.waiting = w
-	w.OnDone(t.wakeup)
+	w.OnDone(t.wakeupFn)
 }
 
 // wouldCycle reports whether waiting for w would close a cycle of tasks
@@ -189,7 +202,7 @@ func (t *Task[T]) run(yield func(future.Waitable) bool) {
 // never told cannot have chosen to carry on. Its value is dropped. A body
 // that returns another error keeps it: that says more than "cancelled".
 func (t *Task[T]) finish(v T, err error) {
-	t.unregister()
+	t.loop.RemoveCloser((*closer[T])(t))
 	if t.stop != nil {
 		t.stop()
 	}

@@ -36,24 +36,34 @@ const readSize = 4 << 10
 // conn is one keep-alive connection to host, used by one goroutine at a
 // time. It dials on first use, and again after the server closed it.
 type conn struct {
-	host   string // host:port, the Host of every request it carries
+	host   host // where it connects, and the only host it talks to
 	nc     net.Conn
 	uses   int // responses read on nc
 	parser *http1.Parser
 	buf    []byte
+	head   []byte // the request being sent: one buffer for every request, as the Client's connections have
 }
 
-func newConn(host string) *conn {
-	return &conn{host: host, parser: http1.NewParser("GET", http1.Limits{}), buf: make([]byte, readSize)}
+// host is a server a connection talks to: its name and port, compared
+// field by field as the Client's pools are, with no string built.
+type host struct {
+	name string
+	port int
 }
 
-// hostOf is the host:port a job's URL names: the site's.
-func hostOf(url string) (string, error) {
+func (h host) addr() string { return net.JoinHostPort(h.name, strconv.Itoa(h.port)) }
+
+func newConn(h host) *conn {
+	return &conn{host: h, parser: http1.NewParser("GET", http1.Limits{}), buf: make([]byte, readSize), head: make([]byte, 0, 512)}
+}
+
+// hostOf is the host a job's URL names: the site's.
+func hostOf(url string) (host, error) {
 	t, err := http1.ParseTarget(url)
 	if err != nil {
-		return "", err
+		return host{}, err
 	}
-	return net.JoinHostPort(t.Hostname, strconv.Itoa(t.Port)), nil
+	return host{t.Hostname, t.Port}, nil
 }
 
 var errOtherHost = errors.New("conns: a client of this benchmark talks to one host")
@@ -69,14 +79,14 @@ func (c *conn) get(url string) (crawlrules.Response, error) {
 	if err != nil {
 		return crawlrules.Response{}, err
 	}
-	if net.JoinHostPort(t.Hostname, strconv.Itoa(t.Port)) != c.host {
+	if t.Hostname != c.host.name || t.Port != c.host.port {
 		return crawlrules.Response{}, errOtherHost
 	}
-	// Sized once, as the Client sizes it: a typical head never regrows.
-	head, err := http1.AppendRequest(make([]byte, 0, 256+len(t.RequestURI)), "GET", t, fields)
+	head, err := http1.AppendRequest(c.head[:0], "GET", t, fields)
 	if err != nil {
 		return crawlrules.Response{}, err
 	}
+	c.head = head
 	resp, err := c.exchange(head)
 	if err != nil && c.stale() {
 		resp, err = c.exchange(head)
@@ -107,7 +117,7 @@ func (c *conn) stale() bool {
 // exchange writes head and reads one response.
 func (c *conn) exchange(head []byte) (*http1.Response, error) {
 	if c.nc == nil {
-		nc, err := net.DialTimeout("tcp", c.host, connectTimeout)
+		nc, err := net.DialTimeout("tcp", c.host.addr(), connectTimeout)
 		if err != nil {
 			return nil, err
 		}

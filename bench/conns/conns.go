@@ -29,12 +29,12 @@ func PerConn(job workload.Job, m *workload.Meter) error {
 	if err := job.Check(); err != nil {
 		return err
 	}
-	host, err := hostOf(job.URL)
+	h, err := hostOf(job.URL)
 	if err != nil {
 		return err
 	}
 	return gostyle.Workers(job, m, func() (gostyle.Get, func()) {
-		c := newConn(host)
+		c := newConn(h)
 		return c.get, c.close
 	})
 }
@@ -55,11 +55,11 @@ func perRequest(job workload.Job, m *workload.Meter, semaphore bool) error {
 	if err := job.Check(); err != nil {
 		return err
 	}
-	host, err := hostOf(job.URL)
+	h, err := hostOf(job.URL)
 	if err != nil {
 		return err
 	}
-	p := newPool(host, job.Limit(), m.Expiry())
+	p := newPool(h, job.Limit(), m.Expiry())
 	defer p.close()
 	return gostyle.PerRequest(job, m, p.get, semaphore)
 }
@@ -68,7 +68,7 @@ func perRequest(job workload.Job, m *workload.Meter, semaphore bool) error {
 // at most limit exist, and a goroutine that finds none idle and the limit
 // reached waits for one, as it would in net/http's Transport.
 type pool struct {
-	host   string
+	host   host
 	idle   chan *conn    // returned connections, newest last
 	slots  chan struct{} // one per connection made
 	expiry <-chan struct{}
@@ -77,8 +77,8 @@ type pool struct {
 // newPool returns a pool of at most limit connections to host. A wait for
 // a connection ends when expiry closes (an open-loop job that fell too far
 // behind; nil for others), as net/http's does when its context is done.
-func newPool(host string, limit int, expiry <-chan struct{}) *pool {
-	return &pool{host: host, idle: make(chan *conn, limit), slots: make(chan struct{}, limit), expiry: expiry}
+func newPool(h host, limit int, expiry <-chan struct{}) *pool {
+	return &pool{host: h, idle: make(chan *conn, limit), slots: make(chan struct{}, limit), expiry: expiry}
 }
 
 func (p *pool) get(url string) (crawlrules.Response, error) {

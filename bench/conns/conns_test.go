@@ -70,7 +70,11 @@ func TestTheSameRequestBytesAsTheLoopsClient(t *testing.T) {
 	client.Close()
 	fromLoop := <-got
 
-	c := newConn(addr)
+	h, err := hostOf(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newConn(h)
 	defer c.close()
 	resp, err := c.get(url)
 	if err != nil || resp.Status != 200 || string(resp.Body) != "ok" {

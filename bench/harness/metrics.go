@@ -21,7 +21,7 @@ func common(s report.Sample) map[string]float64 {
 	}
 	nan := math.NaN()
 	for _, k := range []string{"wall_s", "rps", "cpu_us", "user_us", "sys_us", "vcs", "ivcs", "site_cpu_us",
-		"other_pct", "rss_mib", "goroutines", "threads"} {
+		"other_pct", "rss_mib", "goroutines", "threads", "allocs", "alloc_bytes"} {
 		m[k] = nan
 	}
 	if s.WallSeconds <= 0 {
@@ -41,6 +41,10 @@ func common(s report.Sample) map[string]float64 {
 		m["cpu_us"] = m["user_us"] + m["sys_us"]
 		m["vcs"] = float64(w.Voluntary) / n
 		m["ivcs"] = float64(w.Involuntary) / n
+		if w.Allocs > 0 || w.AllocBytes > 0 { // zero both: a sample from before the counts were kept
+			m["allocs"] = float64(w.Allocs) / n
+			m["alloc_bytes"] = float64(w.AllocBytes) / n
+		}
 		if w.Measured {
 			m["site_cpu_us"] = w.SiteCPUSeconds / n * 1e6
 		}

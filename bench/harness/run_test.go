@@ -3,6 +3,7 @@ package harness
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -14,27 +15,8 @@ import (
 // process per run, the site's counters, the URL sets compared, the
 // tables. It asserts what happened, never how fast.
 func TestAQuickRunThroughChildProcesses(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts processes")
-	}
-	// Under -race, a child would sleep a second at exit to let the race
-	// detector report (GORACE's atexit_sleep_ms); there is no need here.
-	t.Setenv("GORACE", "atexit_sleep_ms=0")
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var progress bytes.Buffer
-	res, err := Run(context.Background(), Config{
-		Scenarios: []string{"S1", "S4"},
-		Variants:  []string{"reactor-callbacks", "worker-pool"},
-		Quick:     true,
-		Self:      self,
-		Progress:  &progress,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := quickRunTo(t, &progress, []string{"S1", "S4"}, "reactor-callbacks", "worker-pool")
 	// Progress names the variants as the tables do.
 	if p := progress.String(); !strings.Contains(p, "S1 C = 2 round 1/1 loop: callbacks: 6 ok") ||
 		strings.Contains(p, "reactor-callbacks") || !strings.Contains(p, "not running S2: not among -scenarios.") {
@@ -85,4 +67,51 @@ func TestConfigRejectsUnknownNames(t *testing.T) {
 			t.Errorf("%+v: accepted", cfg)
 		}
 	}
+}
+
+// S2's allocations per request are read in each client process: the raw
+// goroutine floor allocates nothing per request, loopkit's callbacks the
+// handful its request guard allows (crawler/http1's
+// TestAllocationsPerRequest: 4, and the harness's meter beside them).
+// Checked by hand: a window that does not read the counts leaves the
+// column empty (NaN), and this fails.
+func TestS2CountsAllocationsPerRequest(t *testing.T) {
+	res := quickRun(t, []string{"S2"}, "reactor-callbacks", "raw-goroutines")
+	got := map[string]float64{}
+	for _, row := range res.Scenarios[0].Cases[0].Rows {
+		got[row.Variant] = row.Metrics["allocs"].Median
+	}
+	if a := got["raw-goroutines"]; !(a >= 0 && a < 0.5) {
+		t.Errorf("raw goroutines: %v allocations per request, want about 0", a)
+	}
+	if a := got["reactor-callbacks"]; !(a >= 3 && a < 6) {
+		t.Errorf("loop callbacks: %v allocations per request, want about 4", a)
+	}
+}
+
+// quickRun runs scenarios as -quick does, for variants, through child
+// processes (this test binary, re-run in a role).
+func quickRun(t *testing.T, scenarios []string, variants ...string) *report.Results {
+	t.Helper()
+	return quickRunTo(t, nil, scenarios, variants...)
+}
+
+// quickRunTo is quickRun, its progress lines written to progress (if not nil).
+func quickRunTo(t *testing.T, progress io.Writer, scenarios []string, variants ...string) *report.Results {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	// Under -race, a child would sleep a second at exit to let the race
+	// detector report (GORACE's atexit_sleep_ms); there is no need here.
+	t.Setenv("GORACE", "atexit_sleep_ms=0")
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), Config{Scenarios: scenarios, Variants: variants, Quick: true, Self: self, Progress: progress})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }

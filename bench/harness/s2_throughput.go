@@ -28,6 +28,8 @@ func (b *bench) throughput(ctx context.Context) (report.Scenario, error) {
 			{Metric: "cpu_us", Header: "CPU µs/req", Digits: 1, CI: true, Ratio: true},
 			{Metric: "user_us", Header: "user", Digits: 1},
 			{Metric: "sys_us", Header: "sys", Digits: 1},
+			{Metric: "allocs", Header: "allocs/req", Digits: 1},
+			{Metric: "alloc_bytes", Header: "B/req", Digits: 0},
 			{Metric: "rps", Header: "req/s", CI: true, Ratio: true},
 			{Metric: "vcs", Header: "vol. switches/req", Digits: 2},
 			{Metric: "ivcs", Header: "invol. switches/req", Digits: 3},
@@ -68,6 +70,10 @@ func (b *bench) throughput(ctx context.Context) (report.Scenario, error) {
 			"the kernel's work for its sockets is its system time, the site's is not in it. Switches are the " +
 			"process's context switches per request: voluntary (a thread went to sleep waiting) and involuntary " +
 			"(the kernel took the CPU away).",
+		"allocs/req and B/req are the client's heap allocations per request in the window, read from runtime/metrics " +
+			"in the client process at the window's two ends; objects are counted as go test -benchmem counts them " +
+			"(a tiny object once, though the runtime packs several in a block), and the harness's own meter is in them, " +
+			"the same for every variant.",
 		"\"site CPU\" is what the site process spent per request in the same window (/proc/<pid>/stat, 10 ms ticks); " +
 			"\"others' CPU\" is what every other process on the machine used meanwhile, in % of one processor: " +
 			"a run with much of it was disturbed. Goroutines and threads are peaks, sampled every 100 ms.",

@@ -38,8 +38,8 @@ func (b *bench) memory(ctx context.Context) (report.Scenario, error) {
 		Reference: refVariant,
 		Columns: []report.Column{
 			{Metric: "go_kib", Header: "Go heap+stacks KiB/conn", Digits: 2, CI: true, Ratio: true},
-			{Metric: "heap_kib", Header: "heap", Digits: 2},
-			{Metric: "stack_kib", Header: "stacks", Digits: 2},
+			{Metric: "heap_kib", Header: "heap (live)", Digits: 2},
+			{Metric: "stack_kib", Header: "stacks (reserved)", Digits: 2},
 			{Metric: "rss_kib", Header: "RSS KiB/conn", Digits: 1},
 			{Metric: "kbuf_kib", Header: "kernel buffers KiB/conn", Digits: 2},
 			{Metric: "kobj_kib", Header: "kernel sockets KiB/conn", Digits: 2},
@@ -63,6 +63,10 @@ func (b *bench) memory(ctx context.Context) (report.Scenario, error) {
 		"Go heap+stacks = (live heap + goroutine stacks at the plateau − the same before the job) / established, "+
 			"from runtime/metrics after a forced GC in the client; RSS the same difference of VmRSS, garbage and GC "+
 			"headroom included. \"established\" is the requests the site held at that moment, counted by the site.",
+		"heap (live) is what live objects occupy after a GC (/gc/heap/live:bytes): memory allocated, not memory "+
+			"resident — RSS, apart, is what the OS holds. stacks (reserved) is what the runtime has reserved for "+
+			"goroutine stacks (/memory/classes/heap/stacks:bytes): each goroutine's whole stack, 8 KiB once it has "+
+			"grown, however little of it is in use; coroutines' stacks are in it too.",
 		"Kernel: the growth of /proc/net/sockstat's TCP buffer pages and of the TCP and socket-inode slabs "+
 			"(/proc/slabinfo), machine-wide, per established connection: both ends of every loopback connection, "+
 			"the same for every variant.",

@@ -3,8 +3,10 @@ package harness
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"loopkit/bench/report"
+	"loopkit/bench/stats"
 )
 
 // evaluateTargets sets what was measured against the project's targets
@@ -23,6 +25,7 @@ func evaluateTargets(r *report.Results) []report.Target {
 			out = append(out, latencyTargets(sc)...)
 		case "S2":
 			out = append(out, throughputTargets(sc)...)
+			out = append(out, costTargets(sc)...)
 		case "S3":
 			out = append(out, memoryTargets(sc)...)
 		}
@@ -100,6 +103,54 @@ func throughputTargets(sc report.Scenario) []report.Target {
 		}
 	}
 	return out
+}
+
+// costTargets are what a request on the loop may cost, next to the same
+// HTTP code on a goroutine per connection and to the raw epoll floor: its
+// allocations (which do not vary) and its CPU, paired by round, in the
+// cases where every client has one processor.
+func costTargets(sc report.Scenario) []report.Target {
+	var out []report.Target
+	for _, c := range sc.Cases {
+		cb, tasks, fair := c.Row(loopVariant), c.Row("reactor-tasks"), c.Row(fairVariant)
+		if cb == nil || fair == nil || strings.Contains(c.Label, "processors") {
+			continue
+		}
+		a, g := cb.Metrics["allocs"], fair.Metrics["allocs"]
+		out = append(out, judge("S2", c.Label+": allocations per request, loop callbacks",
+			fmt.Sprintf("≤ 8, and fewer than a goroutine per conn's (%s)", report.FormatNumber(g.Median, 1)),
+			a.Median, report.FormatNumber(a.Median, 1), func(x float64) bool { return x <= 8 && x < g.Median }))
+		if tasks != nil {
+			a := tasks.Metrics["allocs"]
+			out = append(out, judge("S2", c.Label+": allocations per request, loop tasks (a task per request)", "≤ 16",
+				a.Median, report.FormatNumber(a.Median, 1), func(x float64) bool { return x <= 16 }))
+		}
+		if r, ok := comparison(sc, c.Label, loopVariant, fairVariant); ok {
+			out = append(out, judge("S2", c.Label+": CPU/req, loop callbacks ÷ goroutine per conn, same HTTP code (paired)",
+				"≤ 1.00×, the interval's upper end ≤ 1.05×", r.Value, report.FormatEstimate(r, 2, "×"),
+				func(x float64) bool { return x <= 1 && r.Hi <= 1.05 }))
+		}
+		if r, ok := comparison(sc, c.Label, loopVariant, floorEpoll); ok {
+			out = append(out, judge("S2", c.Label+": CPU/req, loop callbacks ÷ raw epoll (paired)", "≤ 1.20×",
+				r.Value, report.FormatEstimate(r, 2, "×"), func(x float64) bool { return x <= 1.2 }))
+		}
+	}
+	return out
+}
+
+// comparison finds S2's paired CPU ratio of a to b in case label.
+func comparison(sc report.Scenario, label, a, b string) (stats.Estimate, bool) {
+	for _, p := range cpuPairs {
+		if p.a != a || p.b != b {
+			continue
+		}
+		for _, c := range sc.Comparisons {
+			if c.Case == label && c.What == p.what {
+				return c.Value, true
+			}
+		}
+	}
+	return stats.Estimate{}, false
 }
 
 func memoryTargets(sc report.Scenario) []report.Target {

@@ -16,13 +16,14 @@ import (
 type edge struct {
 	at                time.Duration
 	usage             proc.Usage
+	allocs            proc.Allocs
 	ok, failed        int64
 	site, machine     time.Duration
 	siteOK, machineOK bool
 }
 
 func readEdge(m *workload.Meter, sitePID int) edge {
-	e := edge{at: m.Now(), usage: proc.Now()}
+	e := edge{at: m.Now(), usage: proc.Now(), allocs: proc.ReadAllocs()}
 	e.ok, e.failed = m.Counts()
 	if sitePID > 0 {
 		e.site, e.siteOK = proc.CPUOf(sitePID)
@@ -85,6 +86,8 @@ func (w *window) finish() report.Window {
 		SysSeconds:  (b.usage.System - a.usage.System).Seconds(),
 		Voluntary:   b.usage.Voluntary - a.usage.Voluntary,
 		Involuntary: b.usage.Involuntary - a.usage.Involuntary,
+		Allocs:      b.allocs.Objects - a.allocs.Objects,
+		AllocBytes:  b.allocs.Bytes - a.allocs.Bytes,
 	}
 	if a.siteOK && b.siteOK && a.machineOK && b.machineOK {
 		win.Measured = true

@@ -31,3 +31,32 @@ func ReadGoMemory() GoMemory {
 	}
 	return GoMemory{HeapLive: value(samples[0]), Stacks: value(samples[1])}
 }
+
+// Allocs is what the program has allocated on the heap since it started:
+// objects and bytes, as runtime/metrics counts them. Objects are counted
+// as testing's -benchmem and AllocsPerRun count them — each tiny object
+// (under 16 bytes, without pointers) once, though the runtime packs
+// several into one block — so a benchmark's allocations per request and
+// the harness's are the same number.
+type Allocs struct {
+	Objects int64
+	Bytes   int64
+}
+
+// ReadAllocs reads the counts. It collects nothing and stops nothing: it
+// may be called while the program runs at full speed.
+func ReadAllocs() Allocs {
+	samples := []metrics.Sample{
+		{Name: "/gc/heap/allocs:objects"},      // every allocation, a tiny block as one
+		{Name: "/gc/heap/tiny/allocs:objects"}, // the tiny objects packed into those blocks
+		{Name: "/gc/heap/allocs:bytes"},
+	}
+	metrics.Read(samples)
+	value := func(s metrics.Sample) int64 {
+		if s.Value.Kind() != metrics.KindUint64 {
+			return 0
+		}
+		return int64(s.Value.Uint64())
+	}
+	return Allocs{Objects: value(samples[0]) + value(samples[1]), Bytes: value(samples[2])}
+}

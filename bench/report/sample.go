@@ -50,6 +50,11 @@ type Window struct {
 	SysSeconds  float64 `json:"sys_s"`
 	Voluntary   int64   `json:"voluntary_switches"`
 	Involuntary int64   `json:"involuntary_switches"`
+	// Allocs and AllocBytes are the client's heap allocations in the
+	// window (runtime/metrics, read in the client itself): objects, each
+	// counted once as testing's -benchmem counts them, and bytes.
+	Allocs     int64 `json:"allocs"`
+	AllocBytes int64 `json:"alloc_bytes"`
 	// SiteCPUSeconds is what the site process spent in the window and
 	// OtherCPUSeconds what every other process on the machine did, where
 	// /proc says (Measured).

@@ -183,12 +183,12 @@ func TestFleetSurvivesADeadProcess(t *testing.T) {
 	rds := redistest.Start(t, redistest.Options{})
 	web := newHostsWeb(t, 8, 20, 10*time.Millisecond)
 	cfg := crawler.Config{MaxTasks: 6, PerHost: 2, NoRobots: true}
-	doomed := startMember(t, rds, "dead", web.roots, cfg)
-	others := []*member{startMember(t, rds, "dead", web.roots, cfg), startMember(t, rds, "dead", web.roots, cfg)}
+	doomed := startMember(t, rds, "dead", web.roots, cfg) // alone at first: it has work to lose
 	deadline := time.Now().Add(10 * time.Second)
 	for len(doomed.urls()) < 10 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
+	others := []*member{startMember(t, rds, "dead", web.roots, cfg), startMember(t, rds, "dead", web.roots, cfg)}
 	if n := len(doomed.urls()); n < 10 {
 		t.Fatalf("the doomed process recorded %d URLs before its death: it did no work worth losing", n)
 	}

@@ -93,16 +93,19 @@ var ErrClientClosed = errors.New("http1: client closed")
 // Like everything on a loop, a Client is used only from the loop's
 // goroutine.
 type Client struct {
-	loop    *loop.Loop
-	opts    Options
-	fields  Header // sent with every request
-	pools   map[poolKey]*hostPool
-	dns     *dnsCache
-	readBuf []byte // shared: every read is consumed by its parser at once
-	conns   uint64 // connections ever opened: the last one's number
-	plain   []byte // shared: decrypted bytes, likewise (tls.go)
-	tlsBase *tls.Config
-	closed  bool
+	loop   *loop.Loop
+	opts   Options
+	fields Header // sent with every request
+	// fieldsErr is what checking fields said, once, when the client was
+	// made: a bad User-Agent fails every request with it.
+	fieldsErr error
+	pools     map[poolKey]*hostPool
+	dns       *dnsCache
+	readBuf   []byte // shared: every read is consumed by its parser at once
+	conns     uint64 // connections ever opened: the last one's number
+	plain     []byte // shared: decrypted bytes, likewise (tls.go)
+	tlsBase   *tls.Config
+	closed    bool
 
 	// How connections are opened: the loop's SockConnect, and RFC 8305's
 	// attempt delay. Tests replace them to play unreachable addresses.
@@ -121,7 +124,7 @@ func NewClient(l *loop.Loop, opts Options) *Client {
 	if tlsBase.ClientSessionCache == nil {
 		tlsBase.ClientSessionCache = tls.NewLRUClientSessionCache(0)
 	}
-	return &Client{
+	c := &Client{
 		tlsBase: tlsBase,
 		loop:    l,
 		opts:    opts,
@@ -137,6 +140,8 @@ func NewClient(l *loop.Loop, opts Options) *Client {
 		connect:      l.SockConnect,
 		attemptDelay: connectAttemptDelay,
 	}
+	c.fieldsErr = checkFields(c.fields)
+	return c
 }
 
 // Request is what to fetch. Method defaults to GET.
@@ -203,19 +208,9 @@ func (r *Reply) Charset() string {
 // not followed: the crawler follows them itself, to filter and merge them.
 // Cancelling the future aborts the request and closes its connection.
 func (c *Client) Do(req Request) *future.Future[*Reply] {
-	result := future.New[*Reply](c.loop)
-	c.start(req, result)
-	return result
-}
-
-// start runs req as an exchange that completes result.
-func (c *Client) start(req Request, result *future.Future[*Reply]) {
-	ex := newExchange(c, req, result)
-	if ex.result.Done() {
-		return
-	}
-	ex.pool = c.poolFor(ex.target)
-	ex.pool.acquire(ex)
+	ex := newExchange(c, req)
+	ex.begin()
+	return &ex.result
 }
 
 // Close closes every connection. Requests in flight fail with ErrClientClosed.

@@ -96,11 +96,12 @@ func closedAddr(t testing.TB) string {
 	return ln.Addr().String()
 }
 
-// Once a reply has come, nothing of the client keeps it: the total
-// timer, two minutes by default, is cancelled and lets its exchange go
-// (without that, 500 replies of 100 KB stayed on the heap for up to two
-// minutes, held by timers left running), and the pooled connection's parser
-// lets go of the response it parsed last.
+// Once a reply has come, nothing of the client keeps it: no timer left
+// running holds its exchange (500 replies of 100 KB were once held on the
+// heap for up to two minutes by total timers left running; the reply is
+// part of its exchange's allocation now, so this watches the exchange
+// too), and the pooled connection's parser lets go of the response it
+// parsed last.
 func TestRepliesAreNotKeptByTheClient(t *testing.T) {
 	srv := newCountingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Write(make([]byte, 100<<10))

@@ -1,6 +1,7 @@
 package http1
 
 import (
+	"slices"
 	"time"
 
 	"loopkit/loop"
@@ -26,6 +27,7 @@ type conn struct {
 	parser   *Parser
 	ex       *exchange
 	uses     int    // exchanges completed
+	head     []byte // the request being sent, written here by send
 	out      []byte // what to send: a request head, or TLS records
 	sent     int    // how much of out is sent
 	sending  bool   // out holds a request: once it is sent, the response is awaited
@@ -37,18 +39,44 @@ type conn struct {
 	headBy   time.Duration // while a response head is awaited: its deadline (conntimer.go)
 	draining bool          // reading a skipped body to its end, with no exchange
 	closed   bool
+
+	// The connection's callbacks, made once, when it opens: a method
+	// value is a closure, and making one for every arm of the timer or
+	// every exchange carried would be an allocation each time.
+	onTimerFn, exchangeDoneFn func()
 }
 
 func newConn(p *hostPool) *conn {
 	p.client.conns++
 	c := &conn{id: p.client.conns, pool: p, loop: p.client.loop, fd: -1, parser: NewParser("GET", p.client.opts.Limits)}
+	c.onTimerFn, c.exchangeDoneFn = c.onTimer, c.exchangeDone
 	p.conns[c] = struct{}{}
 	return c
 }
 
+// carry makes ex the connection's exchange. The connection's timer now
+// guards ex's total deadline too, and the connection hears when ex's
+// future is done: if ex is still its exchange then, the caller cancelled
+// it.
+func (c *conn) carry(ex *exchange) {
+	c.ex, ex.conn, ex.connID = ex, c, c.id
+	ex.result.OnDone(c.exchangeDoneFn)
+	c.rearm()
+}
+
+// exchangeDone runs when an exchange this connection carried is done.
+// One that finished the usual way has left the connection already; one
+// still on it was cancelled by its caller, mid-request — half a request
+// written, or half a response read — and the connection is closed.
+func (c *conn) exchangeDone() {
+	if c.ex != nil && c.ex.result.Done() {
+		c.close()
+	}
+}
+
 // dial resolves the host and connects (dial.go), then sends ex's request.
 func (c *conn) dial(ex *exchange) {
-	c.ex, ex.conn, ex.connID = ex, c, c.id
+	c.carry(ex)
 	lookup := c.pool.client.dns.resolve(c.pool.hostname)
 	lookup.OnDone(func() {
 		if c.closed {
@@ -59,7 +87,7 @@ func (c *conn) dial(ex *exchange) {
 			c.fail(err)
 			return
 		}
-		ex.timings.DNS = ex.since()
+		ex.reply.Timings.DNS = ex.since()
 		c.dialer = newDialer(c, addrs)
 		c.dialer.start()
 	})
@@ -73,7 +101,7 @@ func (c *conn) connected(fd int) {
 		c.fail(err)
 		return
 	}
-	c.ex.timings.Connect = c.ex.since()
+	c.ex.reply.Timings.Connect = c.ex.since()
 	if c.pool.tls != nil {
 		c.startTLS()
 		return
@@ -83,13 +111,25 @@ func (c *conn) connected(fd int) {
 
 // send starts ex's request on this (connected) connection.
 func (c *conn) send(ex *exchange) {
-	c.ex, ex.conn, ex.connID = ex, c, c.id
+	if c.ex != ex { // a new connection dialled for ex carries it already
+		c.carry(ex)
+	}
 	c.parser.Reset(ex.method)
 	if ex.maxBody > 0 || ex.truncate {
 		c.parser.LimitBody(ex.maxBody, ex.truncate)
 	}
 	c.parser.WantBody(ex.wantBody)
-	head := ex.head
+	// The request's bytes go in the connection's own buffer, reused by
+	// every request it carries: where a buffer per request would be an
+	// allocation per request, this one grows only when a request is
+	// longer than any before it on this connection. It is sized to fit,
+	// not generously: ten thousand connections each keep one. The last
+	// request on it was sent whole before this one came (finish closes a
+	// connection that was not), so nothing still needs the old bytes.
+	fields := c.pool.client.fields
+	c.head = slices.Grow(c.head[:0], headSize(ex.method, ex.target, fields, ex.extra))
+	c.head = appendHead(c.head, ex.method, ex.target, fields, ex.extra)
+	head := c.head
 	if c.tls != nil {
 		var err error
 		if head, err = c.seal(head); err != nil {

@@ -16,8 +16,8 @@ func (c *conn) queue(b []byte) {
 		c.out, c.sent = b, 0
 		return
 	}
-	// A copy, never an append in place: out may be a request head, which
-	// its exchange keeps for a retry.
+	// A copy, never an append in place: out may be the connection's
+	// request buffer, which send writes the next request into.
 	c.out = append(append(make([]byte, 0, len(c.out)-c.sent+len(b)), c.out[c.sent:]...), b...)
 	c.sent = 0
 }
@@ -29,7 +29,7 @@ func (c *conn) write() {
 		return
 	}
 	c.sending = false
-	c.ex.timings.Written = c.ex.since()
+	c.ex.reply.Timings.Written = c.ex.since()
 	c.awaitHead()
 	c.arm("read", c.pool.client.opts.ReadTimeout)
 	if c.ex.onSent != nil {
@@ -60,7 +60,7 @@ func (c *conn) flush() bool {
 			return false
 		}
 		c.sent += n
-		c.lastIO = c.loop.Time()
+		c.lastIO = c.loop.TurnTime()
 	}
 	if c.writerOn {
 		c.loop.RemoveWriter(c.fd)
@@ -102,7 +102,7 @@ func (c *conn) received(buf []byte, n int, err error) {
 		c.fail(err)
 		return
 	}
-	c.lastIO = c.loop.Time()
+	c.lastIO = c.loop.TurnTime()
 	if n == 0 {
 		perr := c.parser.CloseInput()
 		if c.parser.Done() {
@@ -112,8 +112,11 @@ func (c *conn) received(buf []byte, n int, err error) {
 		}
 		return
 	}
-	if c.ex.timings.FirstByte == 0 {
-		c.ex.timings.FirstByte = c.ex.since()
+	// One read of the clock serves the first byte and, when the whole
+	// response came in this read (a small page), its end too.
+	at := c.ex.since()
+	if c.ex.reply.Timings.FirstByte == 0 {
+		c.ex.reply.Timings.FirstByte = at
 	}
 	used, perr := c.parser.Feed(buf[:n])
 	if perr != nil {
@@ -123,14 +126,15 @@ func (c *conn) received(buf []byte, n int, err error) {
 	if c.headBy > 0 && c.parser.HeadDone() {
 		c.headBy = 0
 	}
-	if ex := c.ex; c.parser.BodySkipped() && !ex.skipped {
-		ex.skipped = true // the parser asked ex.wantBody when the head came
+	if ex := c.ex; c.parser.BodySkipped() && !ex.reply.BodySkipped {
+		ex.reply.BodySkipped = true // the parser asked ex.wantBody when the head came
 		if !c.parser.Done() {
 			c.skipRest()
 			return
 		}
 	}
 	if c.parser.Done() {
+		c.ex.reply.Timings.Done = at
 		c.finish(used < n)
 	}
 }

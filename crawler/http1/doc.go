@@ -44,8 +44,10 @@
 //     250 ms after the last or at once when it fails, the first to connect
 //     wins and the others are closed;
 //   - every timeout (connect, handshake, write, read, header, pool,
-//     total) is a loop timer, and the error says which one fired
-//     ([TimeoutError]);
+//     total) is kept by a loop timer, and the error says which one fired
+//     ([TimeoutError]); a connection's one timer keeps its phase's
+//     timeout and the total deadline of the request it carries, so a
+//     request on a keep-alive connection costs no timer of its own;
 //   - DNS runs in the loop's executor, behind a small TTL cache; a host
 //     with nothing open is forgotten, so a crawl of a million hosts does
 //     not keep a million pools.

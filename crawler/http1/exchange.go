@@ -2,6 +2,7 @@ package http1
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"loopkit/future"
@@ -10,72 +11,114 @@ import (
 
 // exchange is one request and its reply: it waits in its host's pool for a
 // connection, runs on one, and completes its future exactly once.
+//
+// The future Do returns, and the Reply it resolves to, are fields of the
+// exchange: the three are one allocation, where three records would be
+// three. The price is that a caller who keeps the Reply keeps the whole
+// exchange (a few hundred bytes) alive with it. The Reply comes first, so
+// that a *Reply is the start of its allocation, as any other would be
+// (runtime.SetFinalizer, for one, wants that).
+//
+// The reply is not only the answer: the exchange keeps in it what the
+// answer will say — the URL, the Timings as they come, whether the body
+// was skipped, whether the request was retried — rather than in fields
+// of its own that would be copied over at the end. Every byte counts
+// here: an exchange is alive for as long as its request waits, and a
+// loop may hold ten thousand of them.
 type exchange struct {
-	client  *Client
-	method  string
-	target  Target
-	head    []byte // the request, serialized once
-	result  *future.Future[*Reply]
-	url     string
-	start   time.Duration
-	timings Timings
-	pool    *hostPool
-	conn    *conn       // while running on a connection
-	connID  uint64      // the last connection it ran on, for its Trace
-	trace   *Trace      // Request.Trace
-	traced  bool        // trace filled in
-	total   *loop.Timer // the total deadline
-	waiting *loop.Timer // the pool timeout, while queued
-	retried bool
+	reply  Reply
+	result future.Future[*Reply]
+
+	client *Client
+	method string
+	target Target
+	extra  Header // Request.Header: fields after the client's own
+	start  time.Duration
+	pool   *hostPool
+	conn   *conn  // while running on a connection
+	connID uint64 // the last connection it ran on, for its Trace
+	trace  *Trace // Request.Trace
+	// deadline is when the total timeout runs out, on the loop's clock.
+	// It is a field, not a timer: whatever guards the exchange at the
+	// time checks it — its connection's timer, or the pool's timeout
+	// while it waits for a connection. A timer of its own would cost a
+	// timer and a closure per request, armed and then cancelled on almost
+	// every one.
+	deadline time.Duration
+	waiting  *loop.Timer // the pool timeout (or the deadline), while queued
 
 	maxBody  int64 // Request.MaxBodyBytes
-	truncate bool  // Request.TruncateBody
 	wantBody func(*Response) bool
+	truncate bool   // Request.TruncateBody
+	traced   bool   // trace filled in
 	onSent   func() // Request.Sent
-	skipped  bool   // wantBody said no: the reply has no body
 }
 
-func newExchange(c *Client, req Request, result *future.Future[*Reply]) *exchange {
-	l := c.loop
-	ex := &exchange{client: c, method: req.Method, url: req.URL, result: result, start: l.Time(),
+// newExchange makes the record of one request; begin starts it.
+func newExchange(c *Client, req Request) *exchange {
+	ex := &exchange{client: c, method: req.Method, extra: req.Header, start: c.loop.Time(),
 		maxBody: req.MaxBodyBytes, truncate: req.TruncateBody, wantBody: req.WantBody, onSent: req.Sent, trace: req.Trace}
+	ex.reply.URL = req.URL
+	ex.result.Init(c.loop)
 	if ex.method == "" {
 		ex.method = "GET"
 	}
+	return ex
+}
+
+// begin checks the request and finds it a connection.
+func (ex *exchange) begin() {
+	if ex.result.Done() {
+		return // cancelled before it began (Fetch begins it a turn later)
+	}
+	c := ex.client
 	var err error
 	switch {
 	case c.closed:
 		err = ErrClientClosed
 	default:
-		ex.target, err = ParseTarget(req.URL)
+		ex.target, err = ParseTarget(ex.reply.URL)
+	}
+	// The client's own fields were checked when it was made; the
+	// request's parts are checked now, so that a bad one fails here,
+	// before any connection is dialled for it. The bytes themselves are
+	// written when a connection takes the request (conn.send).
+	if err == nil {
+		err = c.fieldsErr
 	}
 	if err == nil {
-		fields := c.fields
-		if len(req.Header) > 0 {
-			fields = append(append(Header(nil), c.fields...), req.Header...)
-		}
-		// Sized once: a typical head fits, so AppendRequest never regrows it.
-		ex.head, err = AppendRequest(make([]byte, 0, 256+len(ex.target.RequestURI)), ex.method, ex.target, fields)
+		err = checkRequest(ex.method, ex.target, ex.extra)
 	}
 	if err != nil {
 		ex.fillTrace()
 		ex.result.SetError(err)
-		return ex
+		return
 	}
-	ex.total = l.CallLater(c.opts.TotalTimeout, func() {
-		ex.fail(&TimeoutError{Phase: "total", After: c.opts.TotalTimeout})
-	})
-	// Whoever ends the exchange early — the total deadline, or a caller
-	// cancelling the future — leaves its connection in an unknown state
-	// (half a request written, or half a response read): it is closed.
-	ex.result.OnDone(func() {
-		ex.stopTimers() // a caller's Cancel bypasses fail and succeed
-		ex.fillTrace()
-		if ex.conn != nil && ex.conn.ex == ex {
-			ex.conn.close()
-		}
-	})
-	return ex
+	ex.deadline = ex.start + c.opts.TotalTimeout
+	if ex.deadline < ex.start {
+		ex.deadline = math.MaxInt64 // a timeout too large for the clock means never
+	}
+	// A caller who cancels the future bypasses fail and succeed. What
+	// the exchange leaves behind then is put right where it is noticed:
+	// its connection closes itself (conn.exchangeDone), its place in a
+	// pool's queue is skipped. Only a trace needs telling at once, so
+	// only a traced exchange pays for a callback here.
+	if ex.trace != nil {
+		ex.result.OnDone(ex.fillTrace)
+	}
+	ex.pool = c.poolFor(ex.target)
+	ex.pool.acquire(ex)
+}
+
+// beginner is an exchange seen from the loop's ready queue: Fetch
+// schedules the exchange itself to begin, with no closure to allocate.
+type beginner exchange
+
+func (b *beginner) Run() { (*exchange)(b).begin() }
+
+// totalTimeout is the error of an exchange past its deadline.
+func (ex *exchange) totalTimeout() error {
+	return &TimeoutError{Phase: "total", After: ex.client.opts.TotalTimeout}
 }
 
 // idempotent requests may be sent again when a pooled connection turns out
@@ -99,8 +142,8 @@ func (ex *exchange) connFailed(err error, stale bool) {
 	if ex.result.Done() {
 		return
 	}
-	if stale && !ex.retried && ex.idempotent() {
-		ex.retried = true
+	if stale && !ex.reply.Retried && ex.idempotent() {
+		ex.reply.Retried = true
 		ex.pool.dropIdle() // its idle siblings are likely dead too
 		// Looked up again: with its last connection closed, the old pool
 		// may have been forgotten, and a connection dialed from it would
@@ -117,7 +160,7 @@ func (ex *exchange) fail(err error) {
 		return
 	}
 	ex.stopTimers()
-	if ex.retried {
+	if ex.reply.Retried {
 		err = fmt.Errorf("%w (%w)", err, ErrRetried)
 	}
 	ex.fillTrace()
@@ -130,19 +173,15 @@ func (ex *exchange) succeed(resp *Response, reused bool) {
 		return
 	}
 	ex.stopTimers()
-	ex.timings.Done = ex.since()
-	if ex.skipped {
+	if ex.reply.Timings.Done == 0 { // not set by the read that completed it
+		ex.reply.Timings.Done = ex.since()
+	}
+	if ex.reply.BodySkipped {
 		resp.Body = nil
 	}
 	ex.fillTrace()
-	ex.result.SetResult(&Reply{
-		BodySkipped: ex.skipped,
-		Response:    resp,
-		URL:         ex.url,
-		Timings:     ex.timings,
-		Reused:      reused,
-		Retried:     ex.retried,
-	})
+	ex.reply.Response, ex.reply.Reused = resp, reused
+	ex.result.SetResult(&ex.reply)
 }
 
 // fillTrace tells the caller's Trace how the exchange went; the first
@@ -152,17 +191,15 @@ func (ex *exchange) fillTrace() {
 		return
 	}
 	ex.traced = true
-	if ex.timings.Done == 0 {
-		ex.timings.Done = ex.since()
+	if ex.reply.Timings.Done == 0 {
+		ex.reply.Timings.Done = ex.since()
 	}
-	*ex.trace = Trace{Conn: ex.connID, Start: ex.start, Timings: ex.timings}
+	*ex.trace = Trace{Conn: ex.connID, Start: ex.start, Timings: ex.reply.Timings}
 }
 
 func (ex *exchange) stopTimers() {
-	if ex.total != nil {
-		ex.total.Cancel()
-	}
 	if ex.waiting != nil {
 		ex.waiting.Cancel()
+		ex.waiting = nil
 	}
 }

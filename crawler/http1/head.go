@@ -96,12 +96,12 @@ func (p *Parser) readHead(b []byte) (int, error) {
 		return n, err
 	}
 	statusLine, fields := nextLine(s)
-	r := &Response{ContentLength: -1}
+	// Each field takes one line, the last line is the empty one.
+	r := newResponse(strings.Count(fields, "\n") - 1)
 	if err := parseStatusLine(statusLine, r); err != nil {
 		return n, err
 	}
-	// Each field takes one line, the last line is the empty one.
-	r.Header, err = parseFields(fields, make(Header, 0, strings.Count(fields, "\n")-1))
+	r.Header, err = parseFields(fields, r.Header)
 	if err != nil {
 		return n, err
 	}
@@ -119,6 +119,43 @@ func (p *Parser) readHead(b []byte) (int, error) {
 		return n, errorf(ErrProtocol, "more than %d interim 1xx responses", maxInterim)
 	}
 	return n, nil
+}
+
+// newResponse makes a Response with room for n header fields. Up to 16
+// fields, the Response and its fields' array are one allocation: a struct
+// holding both, of which the Response is the first field, so that the
+// *Response is, as ever, the start of its allocation. (Three sizes, so
+// that a small head does not pay for a large array.) More fields than
+// that get a slice of their own.
+func newResponse(n int) *Response {
+	var r *Response
+	switch {
+	case n <= 4:
+		b := new(struct {
+			r Response
+			f [4]Field
+		})
+		r = &b.r
+		r.Header = b.f[:0]
+	case n <= 8:
+		b := new(struct {
+			r Response
+			f [8]Field
+		})
+		r = &b.r
+		r.Header = b.f[:0]
+	case n <= 16:
+		b := new(struct {
+			r Response
+			f [16]Field
+		})
+		r = &b.r
+		r.Header = b.f[:0]
+	default:
+		r = &Response{Header: make(Header, 0, n)}
+	}
+	r.ContentLength = -1
+	return r
 }
 
 // parseStatusLine parses "HTTP/1.1 200 OK" (RFC 9112 §4): a version, a

@@ -35,10 +35,17 @@ func (p *hostPool) acquire(ex *exchange) {
 		p.dialFor(ex)
 		return
 	}
+	// One timer guards the wait: the pool timeout, or the exchange's
+	// total deadline if that comes first.
 	timeout := p.client.opts.PoolTimeout
-	ex.waiting = p.client.loop.CallLater(timeout, func() {
-		ex.fail(&TimeoutError{Phase: "pool", After: timeout})
-	})
+	when := p.client.loop.TurnTime() + timeout
+	if ex.deadline <= when {
+		ex.waiting = p.client.loop.CallAt(ex.deadline, func() { ex.fail(ex.totalTimeout()) })
+	} else {
+		ex.waiting = p.client.loop.CallAt(when, func() {
+			ex.fail(&TimeoutError{Phase: "pool", After: timeout})
+		})
+	}
 	p.waiters = append(p.waiters, ex)
 }
 

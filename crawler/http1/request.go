@@ -42,6 +42,15 @@ func (t Target) String() string {
 // whatever server those links name. The fragment is dropped too: it is
 // for the browser, never sent.
 func ParseTarget(raw string) (Target, error) {
+	if t, ok := sliceTarget(raw); ok {
+		return t, nil
+	}
+	return parseTarget(raw)
+}
+
+// parseTarget is ParseTarget the general way, for every URL sliceTarget
+// does not take: url.Parse, then each part rebuilt for the wire.
+func parseTarget(raw string) (Target, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return Target{}, fmt.Errorf("http1: %w", err)
@@ -161,38 +170,71 @@ func queryNeedsEscape(q string, i int) bool {
 // round trip. A Host field in h is refused too: set Target.Host instead,
 // so there is one.
 func AppendRequest(dst []byte, method string, t Target, h Header) ([]byte, error) {
+	if err := checkRequest(method, t, h); err != nil {
+		return dst, err
+	}
+	return appendHead(dst, method, t, h, nil), nil
+}
+
+// checkRequest is AppendRequest's check, alone: the client checks its own
+// fields once, when it is made, and each request's own parts when it
+// comes.
+func checkRequest(method string, t Target, h Header) error {
 	if !isToken(method) {
-		return dst, fmt.Errorf("http1: invalid method %q", method)
+		return fmt.Errorf("http1: invalid method %q", method)
 	}
 	if !isVisibleASCII(t.RequestURI) {
-		return dst, fmt.Errorf("http1: invalid request target %q", t.RequestURI)
+		return fmt.Errorf("http1: invalid request target %q", t.RequestURI)
 	}
 	if !isVisibleASCII(t.Host) {
-		return dst, fmt.Errorf("http1: invalid Host %q", t.Host)
+		return fmt.Errorf("http1: invalid Host %q", t.Host)
 	}
+	return checkFields(h)
+}
+
+func checkFields(h Header) error {
 	for _, f := range h {
 		switch {
 		case !isToken(f.Name):
-			return dst, fmt.Errorf("http1: invalid header name %q", f.Name)
+			return fmt.Errorf("http1: invalid header name %q", f.Name)
 		case strings.EqualFold(f.Name, "Host"):
-			return dst, errors.New("http1: set Target.Host instead of a Host field")
+			return errors.New("http1: set Target.Host instead of a Host field")
 		case hasControl(f.Value):
-			return dst, fmt.Errorf("http1: value of header %s contains a control byte (CR, LF, NUL, DEL, ...)", f.Name)
+			return fmt.Errorf("http1: value of header %s contains a control byte (CR, LF, NUL, DEL, ...)", f.Name)
 		}
 	}
+	return nil
+}
+
+// headSize is how many bytes appendHead writes.
+func headSize(method string, t Target, h, more Header) int {
+	n := len(method) + len(" ") + len(t.RequestURI) + len(" HTTP/1.1\r\nHost: ") + len(t.Host) + len("\r\n\r\n")
+	for _, fields := range [2]Header{h, more} {
+		for _, f := range fields {
+			n += len(f.Name) + len(": ") + len(f.Value) + len("\r\n")
+		}
+	}
+	return n
+}
+
+// appendHead writes a request head that has been checked: the request
+// line, Host, the fields of h and then of more, and the empty line.
+func appendHead(dst []byte, method string, t Target, h, more Header) []byte {
 	dst = append(dst, method...)
 	dst = append(dst, ' ')
 	dst = append(dst, t.RequestURI...)
 	dst = append(dst, " HTTP/1.1\r\nHost: "...)
 	dst = append(dst, t.Host...)
 	dst = append(dst, "\r\n"...)
-	for _, f := range h {
-		dst = append(dst, f.Name...)
-		dst = append(dst, ": "...)
-		dst = append(dst, f.Value...)
-		dst = append(dst, "\r\n"...)
+	for _, fields := range [2]Header{h, more} {
+		for _, f := range fields {
+			dst = append(dst, f.Name...)
+			dst = append(dst, ": "...)
+			dst = append(dst, f.Value...)
+			dst = append(dst, "\r\n"...)
+		}
 	}
-	return append(dst, "\r\n"...), nil
+	return append(dst, "\r\n"...)
 }
 
 // isVisibleASCII reports a non-empty string of printable ASCII without

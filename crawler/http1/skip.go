@@ -32,7 +32,7 @@ func (c *conn) drain(buf []byte, n int, err error) {
 		c.close()
 		return
 	}
-	c.lastIO = c.loop.Time()
+	c.lastIO = c.loop.TurnTime()
 	used, perr := c.parser.Feed(buf[:n])
 	switch {
 	case perr != nil:

@@ -106,7 +106,7 @@ func (c *conn) handshaken(err error) {
 	}
 	c.tls.ready = true
 	c.tls.bridge.handshakeDone()
-	c.ex.timings.TLS = c.ex.since()
+	c.ex.reply.Timings.TLS = c.ex.since()
 	c.readTLS() // what came after the handshake's last message: a session ticket
 	if !c.closed {
 		c.send(c.ex)
@@ -128,7 +128,7 @@ func (c *conn) tlsReceived(data []byte, err error) {
 		return
 	}
 	if len(data) > 0 {
-		c.lastIO = c.loop.Time()
+		c.lastIO = c.loop.TurnTime()
 	}
 	c.readTLS()
 }

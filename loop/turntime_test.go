@@ -1,0 +1,59 @@
+package loop_test
+
+import (
+	"testing"
+	"time"
+
+	"loopkit/loop"
+)
+
+// TurnTime is read once per turn: callbacks of one turn all see the same
+// value, however long the ones before them ran, while Time moves on; the
+// next turn sees a later one. Checked by hand: a TurnTime that reads the
+// clock fails on the second callback.
+func TestTurnTimeIsTheSameForEveryCallbackOfATurn(t *testing.T) {
+	eachPoller(t, testTurnTimeOfOneTurn)
+}
+
+func testTurnTimeOfOneTurn(t *testing.T, l *loop.Loop) {
+	var first, second, later time.Duration
+	var realAfterSleep time.Duration
+	l.CallSoon(func() {
+		first = l.TurnTime()
+		time.Sleep(5 * time.Millisecond)
+		realAfterSleep = l.Time()
+		l.CallSoon(func() { later = l.TurnTime(); l.Stop() }) // next turn
+	})
+	l.CallSoon(func() { second = l.TurnTime() })
+	run(t, l)
+	if second != first {
+		t.Fatalf("two callbacks of one turn saw %v and %v", first, second)
+	}
+	if realAfterSleep < first+5*time.Millisecond {
+		t.Fatalf("Time %v after sleeping 5 ms from %v: Time must read the clock", realAfterSleep, first)
+	}
+	if later < realAfterSleep {
+		t.Fatalf("the next turn's time %v is before %v", later, realAfterSleep)
+	}
+}
+
+// A timer's callback sees a TurnTime at or past the timer's deadline: the
+// turn reads its time when it checks the timers. And outside Run,
+// TurnTime reads the clock.
+func TestTurnTimeOfATimerAndOutsideRun(t *testing.T) {
+	eachPoller(t, testTurnTimeOfATimer)
+}
+
+func testTurnTimeOfATimer(t *testing.T, l *loop.Loop) {
+	before := l.TurnTime()
+	time.Sleep(time.Millisecond)
+	if after := l.TurnTime(); after < before+time.Millisecond {
+		t.Fatalf("outside Run, TurnTime went from %v to %v across a 1 ms sleep", before, after)
+	}
+	var seen time.Duration
+	tm := l.CallLater(2*time.Millisecond, func() { seen = l.TurnTime(); l.Stop() })
+	run(t, l)
+	if seen < tm.When() {
+		t.Fatalf("a timer due at %v ran with TurnTime %v", tm.When(), seen)
+	}
+}
