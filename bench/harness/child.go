@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime/pprof"
 	"slices"
+	"strings"
 	"time"
 
 	"loopkit/bench/proc"
@@ -25,6 +26,8 @@ const (
 const (
 	roleVariant = "variant"
 	roleSite    = "site"
+	roleCrawl   = "crawl"  // the real crawler (S7, million_child.go)
+	roleExpect  = "expect" // the URLs a site should yield, as keys (S7, million_check.go)
 )
 
 // variantOrder is what a variant child is told to do.
@@ -45,6 +48,7 @@ type variantOrder struct {
 type siteOrder struct {
 	Pages     int `json:"pages"`
 	PageBytes int `json:"page_bytes,omitempty"` // site.Config.PageBytes
+	Hosts     int `json:"hosts,omitempty"`      // site.Config.Hosts
 }
 
 // IsChild reports whether this process was started by the harness to
@@ -60,6 +64,10 @@ func ChildMain(stdin io.Reader, stdout, stderr io.Writer) int {
 		err = runVariantChild(stdout)
 	case roleSite:
 		err = serveSiteChild(stdin, stdout)
+	case roleCrawl:
+		err = runCrawlChild(stdout)
+	case roleExpect:
+		err = expectChild(stdout)
 	default:
 		err = fmt.Errorf("unknown role %q", role)
 	}
@@ -160,11 +168,12 @@ func serveSiteChild(stdin io.Reader, stdout io.Writer) error {
 		return fmt.Errorf("bad order: %w", err)
 	}
 	_, _ = proc.RaiseFDLimit() // if refused, Start or the clients will say so
-	s, err := site.Start(site.Config{Pages: o.Pages, PageBytes: o.PageBytes}, "127.0.0.1:0")
+	s, err := site.Start(site.Config{Pages: o.Pages, PageBytes: o.PageBytes, Hosts: o.Hosts}, "127.0.0.1:0")
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(stdout, s.URL())
+	// Every host's root, on one line: the first is the site's own.
+	fmt.Fprintln(stdout, strings.Join(s.URLs(), " "))
 	_, _ = io.Copy(io.Discard, bufio.NewReader(stdin))
 	return s.Close()
 }

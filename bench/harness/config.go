@@ -11,7 +11,7 @@ import (
 
 // Config is one invocation of the benchmark.
 type Config struct {
-	Scenarios []string // "S1".."S6"; empty means all
+	Scenarios []string // "S1".."S7"; empty means all
 	Variants  []string // variant names; empty means all this OS can run
 	// Rounds of S2 [10; quick: 1]; the other scenarios have their own
 	// (see sizes), because their numbers hardly vary, or take long.
@@ -41,7 +41,7 @@ type Config struct {
 
 // ScenarioIDs are all the scenarios, in the order they run: S6 comes
 // after S2, whose capacities set its arrival rates.
-var ScenarioIDs = []string{"S1", "S2", "S3", "S4", "S5", "S6"}
+var ScenarioIDs = []string{"S1", "S2", "S3", "S4", "S5", "S6", "S7"}
 
 // Check fills in defaults and rejects unknown names and impossible values.
 func (c *Config) Check() error {
@@ -135,6 +135,10 @@ type sizes struct {
 
 	s6C, s6Rounds int
 	s6Fractions   []float64 // of the slowest variant's capacity
+
+	s7Pages  []int // the sizes of the demo site the real crawler crawls, once each
+	s7Hosts  int   // the hosts the site is split over
+	s7Resume int   // the size killed and resumed: the largest
 }
 
 func sizesFor(quick bool) sizes {
@@ -147,6 +151,7 @@ func sizesFor(quick bool) sizes {
 			s4C: 8, s4Rounds: 1, s4RealPages: 100,
 			s5N: 2000, s5Small: 200, s5C: 16,
 			s6C: 16, s6Rounds: 1, s6Fractions: []float64{0.5},
+			s7Pages: []int{10_000}, s7Hosts: 20, s7Resume: 10_000,
 		}
 	}
 	return sizes{
@@ -162,5 +167,8 @@ func sizesFor(quick bool) sizes {
 		s5N: 20_000, s5Small: 2_000, s5C: 64,
 		// Percentiles pool thousands of requests per round: five rounds.
 		s6C: 64, s6Rounds: 5, s6Fractions: []float64{0.5, 0.9},
+		// A million pages take about a minute, and the crawl's figures are
+		// of one long run, not of many short ones: once each.
+		s7Pages: []int{10_000, 100_000, 1_000_000}, s7Hosts: 20, s7Resume: 1_000_000,
 	}
 }

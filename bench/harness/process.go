@@ -39,7 +39,8 @@ func childEnv(role string, order any, gomaxprocs int) ([]string, error) {
 type siteProcess struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
-	url    string
+	url    string   // host 0's root, which speaks for the whole site
+	roots  []string // every host's root, url first
 	client *http.Client
 }
 
@@ -69,7 +70,12 @@ func startSite(self string, order siteOrder, gomaxprocs int, cpus []int) (*siteP
 		s.close()
 		return nil, fmt.Errorf("the site did not start: %w", err)
 	}
-	s.url = strings.TrimSpace(line)
+	s.roots = strings.Fields(line)
+	if len(s.roots) == 0 {
+		s.close()
+		return nil, fmt.Errorf("the site did not say where it listens")
+	}
+	s.url = s.roots[0]
 	return s, nil
 }
 

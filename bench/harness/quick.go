@@ -89,6 +89,8 @@ func lookAt(m report.Meta, s *report.Scenario, c *report.Case) string {
 	case "S6":
 		return trio(m, c, "p99_us", "The 99th percentile of latency, at a fixed arrival rate", "%.0f µs",
 			"The slowest 1 % is where a scheduler's stalls show.")
+	case "S7":
+		return millionLookAt(s)
 	}
 	return ""
 }

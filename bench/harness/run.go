@@ -55,17 +55,21 @@ func Run(ctx context.Context, cfg Config) (*report.Results, error) {
 	for _, s := range cfg.Skipped {
 		b.logf("not running %s", s)
 	}
-	b.logf("starting the site (%d pages, GOMAXPROCS=%d); %s", cfg.Pages, b.meta.SiteProcs, b.meta.Pinning)
-	s, err := startSite(cfg.Self, siteOrder{Pages: cfg.Pages}, b.meta.SiteProcs, b.siteCPUs)
-	if err != nil {
-		return nil, err
+	// S7 starts sites of its own sizes; the others share this one.
+	if slices.ContainsFunc(cfg.Scenarios, func(id string) bool { return id != "S7" }) {
+		b.logf("starting the site (%d pages, GOMAXPROCS=%d); %s", cfg.Pages, b.meta.SiteProcs, b.meta.Pinning)
+		s, err := startSite(cfg.Self, siteOrder{Pages: cfg.Pages}, b.meta.SiteProcs, b.siteCPUs)
+		if err != nil {
+			return nil, err
+		}
+		defer s.close()
+		b.site = s
 	}
-	defer s.close()
-	b.site = s
 
 	res := &report.Results{Meta: b.meta}
 	for _, id := range cfg.Scenarios {
 		var sc report.Scenario
+		var err error
 		switch id {
 		case "S1":
 			sc, err = b.bound(ctx)
@@ -79,6 +83,8 @@ func Run(ctx context.Context, cfg Config) (*report.Results, error) {
 			sc, err = b.syscalls(ctx)
 		case "S6":
 			sc, err = b.latency(ctx)
+		case "S7":
+			sc, err = b.million(ctx)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", id, err)
@@ -151,6 +157,9 @@ func (b *bench) makeMeta() report.Meta {
 	for _, name := range b.cfg.Variants {
 		v, _ := Lookup(name)
 		m.Variants = append(m.Variants, v.Variant)
+	}
+	if slices.Contains(b.cfg.Scenarios, "S7") {
+		m.Variants = append(m.Variants, crawlVariants...) // the real crawler's runs, by their labels
 	}
 	return m
 }

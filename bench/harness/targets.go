@@ -28,6 +28,8 @@ func evaluateTargets(r *report.Results) []report.Target {
 			out = append(out, costTargets(sc)...)
 		case "S3":
 			out = append(out, memoryTargets(sc)...)
+		case "S7":
+			out = append(out, millionTargets(sc)...)
 		}
 	}
 	return out

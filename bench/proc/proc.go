@@ -78,9 +78,19 @@ func Threads() int {
 	return pprof.Lookup("threadcreate").Count()
 }
 
+// PeakRSSOf is the peak resident set size (VmHWM) of another process so
+// far, in bytes, where /proc has it: what the harness reads of a child it
+// is about to kill, which will never report for itself.
+func PeakRSSOf(pid int) (int64, bool) {
+	kib, ok := statusFieldOf("/proc/"+strconv.Itoa(pid)+"/status", "VmHWM")
+	return kib * 1024, ok
+}
+
 // statusField reads a number from /proc/self/status ("VmHWM:  1234 kB").
-func statusField(name string) (int64, bool) {
-	data, err := os.ReadFile("/proc/self/status")
+func statusField(name string) (int64, bool) { return statusFieldOf("/proc/self/status", name) }
+
+func statusFieldOf(path, name string) (int64, bool) {
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return 0, false
 	}

@@ -3,6 +3,7 @@ package proc
 import (
 	"os"
 	"runtime"
+	"runtime/debug"
 	"testing"
 	"time"
 )
@@ -152,4 +153,28 @@ func TestReadAllocsCountsEveryObject(t *testing.T) {
 		t.Errorf("counted %d bytes, want at least %d", bytes, n*(8+64))
 	}
 	sink = nil
+}
+
+// The harness reads a child's peak before it kills it: the same VmHWM
+// the child would read of itself. Checked by hand: reading VmRSS instead
+// fails it after the 32 MiB are freed.
+func TestPeakRSSOfReadsAnotherProcesssHighWaterMark(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("/proc/<pid>/status is Linux's")
+	}
+	b := make([]byte, 32<<20)
+	for i := range b {
+		b[i] = 1
+	}
+	runtime.KeepAlive(b)
+	b = nil
+	runtime.GC()
+	debug.FreeOSMemory() // VmRSS falls; VmHWM does not
+	got, ok := PeakRSSOf(os.Getpid())
+	if own := Now().PeakRSS; !ok || got < 32<<20 || got > own {
+		t.Errorf("PeakRSSOf(self) = %d, %v; this process's own reading %d", got, ok, own)
+	}
+	if _, ok := PeakRSSOf(1 << 30); ok {
+		t.Error("a process that does not exist has a peak")
+	}
 }

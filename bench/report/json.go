@@ -20,6 +20,9 @@ var Charts = []Chart{
 		Parts: []Part{{"heap_kib", "live heap", "#4878a8"}, {"stack_kib", "goroutine stacks", "#a0c050"}},
 		Title: "S3 Go memory per established connection (live heap + stacks, after a GC)", Unit: "KiB",
 		Digits: 1, Better: "lower"},
+	{File: "million.svg", Scenario: "S7", Kind: Bars, Metric: "rss_mib",
+		Title: "S7 the real crawler's peak RSS, by pages crawled (the site over 20 hosts, in its own process)", Unit: "MiB",
+		Digits: 1, Better: "lower", Also: "b_url", AlsoUnit: "B/URL"},
 }
 
 // WriteFiles writes results.json and the charts into dir, creating it if

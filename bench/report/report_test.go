@@ -168,6 +168,13 @@ func TestBarsStacksAndDotsAreWellFormedSVG(t *testing.T) {
 	if n := wellFormed(t, dots.SVG(r))["circle"]; n != 2+2*2 { // legend, two marks per variant
 		t.Errorf("%d circles", n)
 	}
+	// A second figure beside a bar's value, where the row has it.
+	r.Scenarios[0].Cases[0].Rows[1].Metrics["user_us"] = Summary{Median: math.NaN()}
+	also := Chart{Scenario: "S2", Kind: Bars, Metric: "rps", Unit: "req/s", Also: "user_us", AlsoUnit: "µs of user time"}
+	svg = also.SVG(r)
+	if got := string(svg); !strings.Contains(got, ">30,000 req/s, 4 µs of user time<") || !strings.Contains(got, ">20,000 req/s<") {
+		t.Errorf("the bars' values, with the second figure where there is one:\n%s", got)
+	}
 	if (Chart{Scenario: "S5", Metric: "rps"}).SVG(r) != nil {
 		t.Error("a chart of a skipped scenario")
 	}

@@ -58,7 +58,8 @@ type Meta struct {
 
 // Variant names a variant three ways — its id, a label for tables and
 // charts, a short form for comparisons — and says which group it stands
-// in: "loop", "goroutines, loopkit HTTP", "net/http" or "floor".
+// in: "loop", "goroutines, loopkit HTTP", "net/http" or "floor" — or
+// "crawler" for the real crawler's runs in S7.
 type Variant struct {
 	Name  string `json:"name"`
 	Label string `json:"label"`
@@ -66,7 +67,7 @@ type Variant struct {
 	Kind  string `json:"kind"`
 }
 
-// Scenario is one of S1–S6: a table with one case per configuration, and
+// Scenario is one of S1–S7: a table with one case per configuration, and
 // the paired comparisons that say what the table means.
 type Scenario struct {
 	ID      string   `json:"id"`

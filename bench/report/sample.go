@@ -35,6 +35,8 @@ type Sample struct {
 	// BodyBytes are the bytes of a crawl's page bodies.
 	BodyBytes int64   `json:"body_bytes,omitempty"`
 	Memory    *Memory `json:"memory,omitempty"`
+	// Crawl is what a run of the real crawler reported (S7).
+	Crawl *CrawlRun `json:"crawl,omitempty"`
 	// URLs a crawl fetched, sorted; compared, then dropped from the JSON.
 	URLs []string `json:"urls,omitempty"`
 }
@@ -83,4 +85,41 @@ type Memory struct {
 	KernelBuffersPlateau int64 `json:"kernel_buffers_plateau"`
 	KernelObjectsBefore  int64 `json:"kernel_objects_before"`
 	KernelObjectsPlateau int64 `json:"kernel_objects_plateau"`
+}
+
+// CrawlRun is one run of the real crawler (S7): its own figures, the
+// harness's clock around it, and the site's counts of what it served.
+type CrawlRun struct {
+	// Pages are the records this run made, Lines the whole lines of -o
+	// once it was over (with --state, every run's: the union).
+	Pages int `json:"pages"`
+	Lines int `json:"lines"`
+	// StartSeconds is from the process's start to the crawl's start:
+	// opening -o and --state and replaying the journal. CrawlSeconds is
+	// the crawl itself. Both are read in the child.
+	StartSeconds float64 `json:"start_s"`
+	CrawlSeconds float64 `json:"crawl_s"`
+	// FirstRequestSeconds is from the process's start to the first
+	// request the site saw, ProcessSeconds to the process's end: both
+	// read by the harness, from outside.
+	FirstRequestSeconds float64 `json:"first_request_s"`
+	ProcessSeconds      float64 `json:"process_s"`
+	// CPUSeconds is the process's user and system time, read by itself,
+	// or by the harness just before it killed it.
+	CPUSeconds float64 `json:"cpu_s"`
+	// Killed says the harness killed the run (SIGKILL) once -o had
+	// KilledAtLines lines.
+	Killed        bool `json:"killed,omitempty"`
+	KilledAtLines int  `json:"killed_at_lines,omitempty"`
+	// The crawler's own counts.
+	Retries       int `json:"retries"`
+	RobotsFetches int `json:"robots_fetches"`
+	QueuedPeak    int `json:"queued_peak"`
+	// SitePages and SiteRobots are what the site served during the run:
+	// every request but robots.txt's, and robots.txt's.
+	SitePages  int64 `json:"site_pages"`
+	SiteRobots int64 `json:"site_robots"`
+	// Notices are what the crawler told its operator (a resumed journal,
+	// a torn line cut).
+	Notices []string `json:"notices,omitempty"`
 }

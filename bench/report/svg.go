@@ -24,6 +24,9 @@ type Chart struct {
 	Digits   int
 	// Better is "higher" or "lower", said under the title.
 	Better string
+	// Also, if set, is a second metric of a Bars row, printed after its
+	// value with AlsoUnit: "68.0 MiB, 71 B/URL".
+	Also, AlsoUnit string
 }
 
 // ChartKind is how a chart draws a row.
@@ -54,12 +57,14 @@ const (
 )
 
 // palette colours the variants by kind: the loop in blues, loopkit's HTTP
-// on goroutines in greens, net/http in warm tones, the floors in greys.
+// on goroutines in greens, net/http in warm tones, the floors in greys;
+// the real crawler's runs (S7) blue, then red for a run killed.
 var palette = map[string][]string{
 	"loop":                     {"#1f5fa8", "#5b9bd5"},
 	"goroutines, loopkit HTTP": {"#2e7d32", "#66bb6a", "#a5d6a7"},
 	"net/http":                 {"#c0504d", "#e08a3c", "#8c6d31"},
 	"floor":                    {"#555555", "#999999"},
+	"crawler":                  {"#1f5fa8", "#c0504d", "#5b9bd5"},
 }
 
 // SVG draws the chart from r. It returns nil if the scenario or its
@@ -193,6 +198,9 @@ func (ch Chart) legendText(sc *Scenario) string {
 	case Stacked:
 		return fmt.Sprintf("medians of %s; whisker: the total's 95 %% interval", plural(sc.Rounds, "round"))
 	}
+	if sc.Rounds == 1 {
+		return "bar: one run"
+	}
 	return fmt.Sprintf("bar: median of %s, whisker: its 95 %% interval", plural(sc.Rounds, "round"))
 }
 
@@ -218,8 +226,12 @@ func (ch Chart) drawRow(b *strings.Builder, m Meta, row Row, x func(float64) flo
 		fmt.Fprintf(b, `<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"/>`+"\n",
 			labelWidth, y, x(s.Median)-labelWidth, barHeight, variantColour(m, row.Variant))
 		whisker(b, s, x, mid)
-		fmt.Fprintf(b, `<text x="%.1f" y="%d" dominant-baseline="middle">%s %s</text>`+"\n",
-			math.Max(x(s.Median), x(s.Hi))+6, mid, FormatNumber(s.Median, ch.Digits), esc(ch.Unit))
+		text := FormatNumber(s.Median, ch.Digits) + " " + ch.Unit
+		if also, ok := row.Metrics[ch.Also]; ok && also.N > 0 && !math.IsNaN(also.Median) {
+			text += ", " + FormatNumber(also.Median, 0) + " " + ch.AlsoUnit
+		}
+		fmt.Fprintf(b, `<text x="%.1f" y="%d" dominant-baseline="middle">%s</text>`+"\n",
+			math.Max(x(s.Median), x(s.Hi))+6, mid, esc(text))
 	case Stacked:
 		at, sum := 0.0, 0.0
 		for _, p := range ch.Parts {

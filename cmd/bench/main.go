@@ -1,10 +1,12 @@
 // Command bench runs loopkit's benchmarks: loopkit's HTTP code on the
 // loop (callbacks, tasks) and on goroutines, net/http on the same
 // goroutine schedules, and two hand-written floors, on the demo site, in
-// six scenarios. See docs/benchmarks.md for what they measure and how to
-// read them.
+// six scenarios; and the real crawler on the demo site at up to a million
+// pages, killed and resumed (S7). See docs/benchmarks.md for what they
+// measure and how to read them.
 //
 //	go run ./cmd/bench                            # everything: most of an hour
+//	go run ./cmd/bench -scenarios S7              # a million pages: about four minutes
 //	go run ./cmd/bench -scenarios S2 -rounds 5    # one scenario
 //	go run ./cmd/bench -quick                     # a smoke run of seconds: what to look at, then the tables
 //	go run ./cmd/bench -o docs/bench-results      # also JSON and SVG charts
@@ -44,7 +46,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.SetOutput(stderr)
 	var (
 		cfg       harness.Config
-		scenarios = flags.String("scenarios", "", "comma-separated `list` of scenarios to run: S1,S2,S3,S4,S5,S6 (default all; -quick: all but S5)")
+		scenarios = flags.String("scenarios", "", "comma-separated `list` of scenarios to run: S1,S2,S3,S4,S5,S6,S7 (default all; -quick: all but S5)")
 		variants  = flags.String("variants", "", "comma-separated `list` of variants (default all): "+strings.Join(harness.Names(), ","))
 		out       = flags.String("o", "", "also write results.json, results.md and SVG charts into `dir`")
 		quiet     = flags.Bool("q", false, "no progress on stderr")
