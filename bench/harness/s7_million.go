@@ -173,7 +173,12 @@ func (b *bench) killAndResume(ctx context.Context, s *siteProcess, dir string, w
 	p.cmd.Process.Kill()                         // SIGKILL: no handler runs, nothing is flushed
 	<-p.exited
 	if err != nil {
-		return nil, nil, fmt.Errorf("killing the crawl mid-way: %w", err)
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		b.logf("S7: %v", err)
+		failed := report.Sample{Variant: killedVariant, Failed: 1, FirstError: err.Error()}
+		return []report.Row{millionRow(failed, "not killed mid-crawl: "+err.Error())}, nil, nil
 	}
 	whole, err := countLines(o.Output)
 	if err != nil {
