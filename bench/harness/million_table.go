@@ -102,7 +102,7 @@ func millionNotes(b *bench, z sizes) []string {
 	if b.cfg.Quick {
 		notes = append(notes, "A smoke run crawls 10,000 pages only, and kills and resumes at that size: the "+
 			"100,000 and 1,000,000-page crawls were skipped. A full run crawls all three sizes, once each, and kills "+
-			"and resumes at a million: about four minutes.")
+			"and resumes at 100,000 and at a million: about four minutes.")
 	}
 	where := "every processor"
 	if b.clientCPUs != nil {
@@ -163,16 +163,16 @@ func millionTargets(sc report.Scenario) []report.Target {
 // millionLookAt is S7's line in a smoke run's summary.
 func millionLookAt(s *report.Scenario) string {
 	var sizes []string
-	var fresh, again *report.Row
+	var last, fresh, again *report.Row // the resumed run, and the fresh crawl of its size
 	for i := range s.Cases {
 		c := &s.Cases[i]
 		if r := c.Row(crawlVariant); r != nil {
-			fresh = r
+			last = r
 			sizes = append(sizes, fmt.Sprintf("**%.1f MiB** at %s (%s B per URL)", r.Metrics["rss_mib"].Median,
 				c.Label, report.FormatNumber(r.Metrics["b_url"].Median, 0)))
 		}
-		if r := c.Row(resumedVariant); r != nil {
-			again = r
+		if r := c.Row(resumedVariant); r != nil && again == nil {
+			fresh, again = last, r
 		}
 	}
 	if len(sizes) == 0 {

@@ -134,3 +134,20 @@ func TestKeySetsCountMissingExtraAndRepeatedURLs(t *testing.T) {
 		t.Errorf("said %q", s)
 	}
 }
+
+// A crawl that dies says why in one line of the table: the first line of
+// what it printed and, for a panic, where in loopkit. Checked by hand:
+// cutting at the first line only fails it.
+func TestOneLineOfAChildsPanic(t *testing.T) {
+	msg := "the crawl: exit status 2: panic: runtime error: invalid memory address\n" +
+		"[signal SIGSEGV: segmentation violation]\n\ngoroutine 1 [running]:\n" +
+		"sync.(*Mutex).Lock(...)\n\t/usr/local/go/src/sync/mutex.go:46\n" +
+		"loopkit/crawler.(*store).openSpill(0x0, {0x27fa0e92dd80?, 0x1095?})\n\t/x/crawler/persist.go:188 +0x42\n"
+	want := "the crawl: exit status 2: panic: runtime error: invalid memory address (in loopkit/crawler.(*store).openSpill)"
+	if got := oneLine(msg); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if got := oneLine("exit status 1: -o: no room left\n"); got != "exit status 1: -o: no room left" {
+		t.Errorf("got %q", got)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,7 +21,7 @@ import (
 // (million_child.go) writing -o. Per size: pages per second, the
 // crawler's peak RSS and its bytes per URL, and -o checked against the
 // site's own link graph and against what the site counted it served
-// (million_check.go). At the largest size the crawl runs again with
+// (million_check.go). At some sizes the crawl runs again with
 // --state, is killed with SIGKILL once -o holds half the site, and the
 // same command is run again: how long it takes to replay its journal and
 // send its first request, and whether the two runs' -o hold the site's
@@ -89,7 +90,7 @@ func (b *bench) millionSize(ctx context.Context, dir string, pages int) ([]repor
 	}
 	os.Remove(out)
 	cases := []report.Case{{Label: label, Rows: []report.Row{crawlRow(one, c)}}}
-	if pages != z.s7Resume {
+	if !slices.Contains(z.s7Resume, pages) {
 		return cases, nil, nil
 	}
 	rows, notes, err := b.killAndResume(ctx, s, dir, want)
@@ -118,7 +119,7 @@ func (b *bench) crawlOnce(ctx context.Context, s *siteProcess, o crawlOrder, wan
 		if ctx.Err() != nil {
 			return report.Sample{}, setCheck{}, ctx.Err()
 		}
-		b.logf("S7: %v", err)
+		b.logf("S7: %s", oneLine(err.Error()))
 		return report.Sample{Variant: variant, Failed: 1, FirstError: err.Error()}, setCheck{}, nil
 	}
 	sample.Variant = variant
@@ -142,7 +143,7 @@ func (b *bench) crawlOnce(ctx context.Context, s *siteProcess, o crawlOrder, wan
 func crawlRow(s report.Sample, c setCheck) report.Row {
 	run := s.Crawl
 	if run == nil {
-		return millionRow(s, "the crawl failed: "+s.FirstError)
+		return millionRow(s, "the crawl FAILED: "+oneLine(s.FirstError))
 	}
 	check := c.String()
 	if run.SitePages == int64(c.lines) && run.Pages == c.lines {
@@ -178,7 +179,7 @@ func (b *bench) killAndResume(ctx context.Context, s *siteProcess, dir string, w
 		}
 		b.logf("S7: %v", err)
 		failed := report.Sample{Variant: killedVariant, Failed: 1, FirstError: err.Error()}
-		return []report.Row{millionRow(failed, "not killed mid-crawl: "+err.Error())}, nil, nil
+		return []report.Row{millionRow(failed, "NOT killed mid-crawl: "+err.Error())}, nil, nil
 	}
 	whole, err := countLines(o.Output)
 	if err != nil {
@@ -200,7 +201,7 @@ func (b *bench) killAndResume(ctx context.Context, s *siteProcess, dir string, w
 	}
 	run := again.Crawl
 	if run == nil {
-		return append(rows, millionRow(again, "the crawl failed: "+again.FirstError)), nil, nil
+		return append(rows, millionRow(again, "the crawl FAILED: "+oneLine(again.FirstError))), nil, nil
 	}
 	served := killed.Crawl.SitePages + run.SitePages
 	refetched := served - int64(c.lines)
@@ -236,4 +237,21 @@ func (b *bench) noteLoad() {
 	if _, err := fmt.Sscan(proc.LoadAverage(), &load); err == nil {
 		b.meta.LoadMax = max(b.meta.LoadMax, load)
 	}
+}
+
+// oneLine is what a table cell can hold of a child's error: its first
+// line and, for a panic, the first of loopkit's functions on its stack.
+// The sample's FirstError keeps the whole of it, in the JSON.
+func oneLine(msg string) string {
+	lines := strings.Split(msg, "\n")
+	out := strings.TrimSpace(lines[0])
+	for _, l := range lines[1:] {
+		if strings.HasPrefix(l, "loopkit/") {
+			if i := strings.LastIndexByte(l, '('); i > 0 {
+				l = l[:i] // the function, without its arguments
+			}
+			return out + " (in " + l + ")"
+		}
+	}
+	return out
 }
