@@ -1,6 +1,9 @@
 package harness
 
 import (
+	"context"
+	"io"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -149,5 +152,48 @@ func TestOneLineOfAChildsPanic(t *testing.T) {
 	}
 	if got := oneLine("exit status 1: -o: no room left\n"); got != "exit status 1: -o: no room left" {
 		t.Errorf("got %q", got)
+	}
+}
+
+// Every kill and resume has an -o and a --state of its own: a full run
+// does two, and the second must not find the first's. Checked by hand:
+// with one fixed directory under dir, the second crawl goes on with the
+// first one's finished state and -o (here, on the same site) and this
+// fails; on another site's, it is refused.
+func TestEveryKillAndResumeHasAStateOfItsOwn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	t.Setenv("GORACE", "atexit_sleep_ms=0") // see quickRunTo
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &bench{cfg: Config{Self: self, Progress: io.Discard}, sizes: sizesFor(true)}
+	s, err := startSite(self, siteOrder{Pages: 5000, Hosts: 20}, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	dir := t.TempDir()
+	want, err := b.expectedKeys(context.Background(), 5000, 20, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		rows, _, err := b.killAndResume(context.Background(), s, dir, want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) != 2 || !strings.HasPrefix(rows[1].Check, "both runs' -o: the site's "+itoa(len(want))+" URLs, each once") {
+			t.Fatalf("kill and resume %d: %+v", i+1, rows)
+		}
+		k, r := rows[0].Samples[0].Crawl, rows[1].Samples[0].Crawl
+		if k.Lines >= len(want) || r.Pages == 0 || k.Lines+r.Pages != len(want) {
+			t.Errorf("kill and resume %d: killed with %d lines, then %d more; the site has %d URLs", i+1, k.Lines, r.Pages, len(want))
+		}
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("left behind in the scenario's directory: %v", left)
 	}
 }

@@ -155,13 +155,20 @@ func crawlRow(s report.Sample, c setCheck) report.Row {
 }
 
 // killAndResume crawls with --state until -o holds half the site, kills
-// the crawl with SIGKILL, and runs the same crawl again to its end.
+// the crawl with SIGKILL, and runs the same crawl again to its end. Its
+// -o and --state are its own, in a directory under dir removed after:
+// another crawl's would be refused, or taken for half of this one.
 func (b *bench) killAndResume(ctx context.Context, s *siteProcess, dir string, want []urlKey) ([]report.Row, []string, error) {
 	if err := s.reset(); err != nil {
 		return nil, nil, fmt.Errorf("resetting the site: %w", err)
 	}
 	b.noteLoad()
-	o := crawlOrder{Roots: s.roots, Output: filepath.Join(dir, "resume.jsonl"), State: filepath.Join(dir, "state")}
+	dir, err := os.MkdirTemp(dir, "resume-*")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer os.RemoveAll(dir)
+	o := crawlOrder{Roots: s.roots, Output: filepath.Join(dir, "out.jsonl"), State: filepath.Join(dir, "state")}
 	p, err := b.startCrawl(ctx, o)
 	if err != nil {
 		return nil, nil, err
@@ -176,6 +183,9 @@ func (b *bench) killAndResume(ctx context.Context, s *siteProcess, dir string, w
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, nil, ctx.Err()
+		}
+		if p.err != nil { // it ended on its own: say why
+			err = fmt.Errorf("%w: %v: %s", err, p.err, oneLine(p.stderr.String()))
 		}
 		b.logf("S7: %v", err)
 		failed := report.Sample{Variant: killedVariant, Failed: 1, FirstError: err.Error()}
