@@ -181,7 +181,7 @@ func TestEveryKillAndResumeHasAStateOfItsOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 2 {
-		rows, _, err := b.killAndResume(context.Background(), s, dir, want)
+		rows, _, err := b.killAndResume(context.Background(), s, dir, want, "5,000 pages")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -93,7 +93,7 @@ func (b *bench) millionSize(ctx context.Context, dir string, pages int) ([]repor
 	if !slices.Contains(z.s7Resume, pages) {
 		return cases, nil, nil
 	}
-	rows, notes, err := b.killAndResume(ctx, s, dir, want)
+	rows, notes, err := b.killAndResume(ctx, s, dir, want, label)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -158,7 +158,7 @@ func crawlRow(s report.Sample, c setCheck) report.Row {
 // the crawl with SIGKILL, and runs the same crawl again to its end. Its
 // -o and --state are its own, in a directory under dir removed after:
 // another crawl's would be refused, or taken for half of this one.
-func (b *bench) killAndResume(ctx context.Context, s *siteProcess, dir string, want []urlKey) ([]report.Row, []string, error) {
+func (b *bench) killAndResume(ctx context.Context, s *siteProcess, dir string, want []urlKey, label string) ([]report.Row, []string, error) {
 	if err := s.reset(); err != nil {
 		return nil, nil, fmt.Errorf("resetting the site: %w", err)
 	}
@@ -223,10 +223,10 @@ func (b *bench) killAndResume(ctx context.Context, s *siteProcess, dir string, w
 		"%d fetched again (in flight at the kill; %s)", c, report.FormatNumber(float64(served), 0), refetched, bound)))
 	var notes []string
 	for _, n := range run.Notices {
-		notes = append(notes, fmt.Sprintf("The run after the kill said: %q.", strings.ReplaceAll(n, dir, "$TMP")))
+		notes = append(notes, fmt.Sprintf("%s, the run after the kill said: %q.", label, strings.ReplaceAll(n, dir, "$TMP")))
 	}
-	notes = append(notes, fmt.Sprintf("robots.txt: fetched %d times by the killed run, %d times by the run after it "+
-		"(the journal keeps each host's rules).", killed.Crawl.SiteRobots, run.SiteRobots))
+	notes = append(notes, fmt.Sprintf("%s, robots.txt: fetched %d times by the killed run, %d times by the run after it "+
+		"(the journal keeps each host's rules).", label, killed.Crawl.SiteRobots, run.SiteRobots))
 	return rows, notes, nil
 }
 
