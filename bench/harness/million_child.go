@@ -186,3 +186,31 @@ func (p *crawlProcess) sample() (report.Sample, error) {
 	s.Crawl.ProcessSeconds = p.ended.Sub(p.started).Seconds()
 	return s, nil
 }
+
+// machineWindow is the machine's busy CPU time and the site's at the
+// start of a run: what the rest of the machine did meanwhile is the
+// growth of the one less the site's and the crawler's.
+type machineWindow struct {
+	busy, site time.Duration
+	ok         bool
+}
+
+func openMachineWindow(s *siteProcess) machineWindow {
+	busy, ok1 := proc.MachineBusy()
+	site, ok2 := proc.CPUOf(s.pid())
+	return machineWindow{busy, site, ok1 && ok2}
+}
+
+// close fills in the site's CPU and everyone else's since the window
+// opened, for a crawler that used crawlerCPU seconds: the harness's own
+// polling is in the others', a few milliseconds.
+func (w machineWindow) close(s *siteProcess, win *report.Window, crawlerCPU float64) {
+	busy, ok1 := proc.MachineBusy()
+	site, ok2 := proc.CPUOf(s.pid())
+	if !w.ok || !ok1 || !ok2 || crawlerCPU <= 0 {
+		return
+	}
+	win.SiteCPUSeconds = (site - w.site).Seconds()
+	win.OtherCPUSeconds = max(0, (busy-w.busy).Seconds()-crawlerCPU-win.SiteCPUSeconds)
+	win.Measured = true
+}

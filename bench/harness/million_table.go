@@ -24,7 +24,7 @@ func millionRow(s report.Sample, check string) report.Row {
 
 func millionMetrics(s report.Sample) map[string]float64 {
 	m := map[string]float64{}
-	for _, k := range []string{"pages", "pages_s", "rss_mib", "b_url", "cpu_s", "start_s", "first_s", "process_s", "queued"} {
+	for _, k := range []string{"pages", "pages_s", "rss_mib", "b_url", "cpu_s", "site_cpu_s", "other_pct", "start_s", "first_s", "process_s", "queued"} {
 		m[k] = math.NaN()
 	}
 	r := s.Crawl
@@ -50,6 +50,9 @@ func millionMetrics(s report.Sample) map[string]float64 {
 		return math.NaN()
 	}
 	m["cpu_s"], m["first_s"], m["process_s"] = positive(r.CPUSeconds), positive(r.FirstRequestSeconds), positive(r.ProcessSeconds)
+	if w := s.Window; w.Measured && r.ProcessSeconds > 0 {
+		m["site_cpu_s"], m["other_pct"] = w.SiteCPUSeconds, w.OtherCPUSeconds/r.ProcessSeconds*100 // of one processor
+	}
 	if !r.Killed {
 		m["start_s"], m["queued"] = r.StartSeconds, float64(r.QueuedPeak)
 	}
@@ -115,7 +118,9 @@ func millionNotes(b *bench, z sizes) []string {
 			"in memory and the rest on disk, -o to a file, no per-URL report (--report_urls 0); its loops and parse "+
 			"workers at GOMAXPROCS=%d, on %s.", z.s7Hosts, crawlMaxTasks, runtime.NumCPU(), where),
 		"pages/s: the run's records over its crawl (after -o and --state are opened); peak RSS: the process's high-water "+
-			"mark (VmHWM); B/URL: peak RSS over the URLs in -o. open + replay: from the process's start until the crawl "+
+			"mark (VmHWM); B/URL: peak RSS over the URLs in -o. CPU: the crawler's, user and system; site CPU: the site "+
+			"process's over the same time; others' CPU: what the rest of the machine used meanwhile (from /proc/stat), in "+
+			"% of one processor over the process's life. open + replay: from the process's start until the crawl "+
 			"starts, as the child measured it. first request: from the harness starting the process until the site saw "+
 			"its first request (the harness polls the site every 5 ms). process: until it exited, or was killed.",
 		"-o checked against the site: its URLs against the site's own link graph (site.Expected, robots.txt obeyed), "+

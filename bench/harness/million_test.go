@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -43,6 +44,9 @@ func TestAQuickMillionCrawlsKillsAndResumes(t *testing.T) {
 	}
 	if want := "the site's " + itoa(sites) + " URLs, each once; the site served exactly"; !strings.HasPrefix(fresh.Check, want) {
 		t.Errorf("check %q, want it to start %q", fresh.Check, want)
+	}
+	if x, o := fresh.Metrics["site_cpu_s"].Median, fresh.Metrics["other_pct"].Median; runtime.GOOS == "linux" && !(x > 0 && o >= 0) {
+		t.Errorf("the site's CPU %v s, the others' %v %%", x, o)
 	}
 	for _, k := range []string{"pages_s", "rss_mib", "b_url", "first_s", "process_s"} {
 		if x := fresh.Metrics[k].Median; !(x > 0) {

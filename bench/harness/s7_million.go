@@ -43,6 +43,8 @@ func (b *bench) million(ctx context.Context) (report.Scenario, error) {
 			{Metric: "rss_mib", Header: "peak RSS MiB", Digits: 1},
 			{Metric: "b_url", Header: "peak RSS B/URL"},
 			{Metric: "cpu_s", Header: "CPU s", Digits: 1},
+			{Metric: "site_cpu_s", Header: "site CPU s", Digits: 1},
+			{Metric: "other_pct", Header: "others' CPU %"},
 			{Metric: "start_s", Header: "open + replay s", Digits: 3},
 			{Metric: "first_s", Header: "first request s", Digits: 3},
 			{Metric: "process_s", Header: "process s", Digits: 1},
@@ -109,6 +111,7 @@ func (b *bench) crawlOnce(ctx context.Context, s *siteProcess, o crawlOrder, wan
 		return report.Sample{}, setCheck{}, fmt.Errorf("resetting the site: %w", err)
 	}
 	b.noteLoad()
+	w := openMachineWindow(s)
 	p, err := b.startCrawl(ctx, o)
 	if err != nil {
 		return report.Sample{}, setCheck{}, err
@@ -125,6 +128,7 @@ func (b *bench) crawlOnce(ctx context.Context, s *siteProcess, o crawlOrder, wan
 	sample.Variant = variant
 	run := sample.Crawl
 	run.FirstRequestSeconds = first
+	w.close(s, &sample.Window, run.CPUSeconds)
 	if err := fillSite(s, run); err != nil {
 		return report.Sample{}, setCheck{}, err
 	}
@@ -163,6 +167,7 @@ func (b *bench) killAndResume(ctx context.Context, s *siteProcess, dir string, w
 		return nil, nil, fmt.Errorf("resetting the site: %w", err)
 	}
 	b.noteLoad()
+	w := openMachineWindow(s)
 	dir, err := os.MkdirTemp(dir, "resume-*")
 	if err != nil {
 		return nil, nil, err
@@ -198,6 +203,7 @@ func (b *bench) killAndResume(ctx context.Context, s *siteProcess, dir string, w
 	killed := report.Sample{Variant: killedVariant, OK: whole, WallSeconds: killedAt, PeakRSSBytes: peak,
 		Crawl: &report.CrawlRun{Pages: whole, Lines: whole, Killed: true, KilledAtLines: seen,
 			CrawlSeconds: killedAt - first, FirstRequestSeconds: first, ProcessSeconds: killedAt, CPUSeconds: cpu.Seconds()}}
+	w.close(s, &killed.Window, cpu.Seconds())
 	if err := fillSite(s, killed.Crawl); err != nil {
 		return nil, nil, err
 	}
