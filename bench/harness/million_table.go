@@ -105,7 +105,7 @@ func millionNotes(b *bench, z sizes) []string {
 	if b.cfg.Quick {
 		notes = append(notes, "A smoke run crawls 10,000 pages only, and kills and resumes at that size: the "+
 			"100,000 and 1,000,000-page crawls were skipped. A full run crawls all three sizes, once each, and kills "+
-			"and resumes at 100,000 and at a million: about four minutes.")
+			"and resumes at 100,000 and at a million: about two minutes.")
 	}
 	where := "every processor"
 	if b.clientCPUs != nil {

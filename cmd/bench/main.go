@@ -6,7 +6,7 @@
 // measure and how to read them.
 //
 //	go run ./cmd/bench                            # everything: most of an hour
-//	go run ./cmd/bench -scenarios S7              # a million pages: about four minutes
+//	go run ./cmd/bench -scenarios S7              # a million pages, killed and resumed: about two minutes
 //	go run ./cmd/bench -scenarios S2 -rounds 5    # one scenario
 //	go run ./cmd/bench -quick                     # a smoke run of seconds: what to look at, then the tables
 //	go run ./cmd/bench -o docs/bench-results      # also JSON and SVG charts
