@@ -65,7 +65,10 @@ func New(l *loop.Loop, cfg Config) (*Crawler, error) {
 		return nil, err
 	}
 	c.ownPool = true
-	if c.store, err = openStore(cfg, replayInto([]*Crawler{c}), c.notice); err != nil {
+	if c.store, err = openStore(cfg, c.notice); err != nil {
+		return nil, err
+	}
+	if err := c.store.replay(cfg, replayInto([]*Crawler{c}), c.notice); err != nil {
 		return nil, err
 	}
 	return c, nil

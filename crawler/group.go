@@ -65,7 +65,7 @@ func NewGroup(g *loop.Group, cfg Config) (*Group, error) {
 		gr.crawlers = append(gr.crawlers, c)
 	}
 	gr.work.Store(int64(n)) // every shard starts awake, and says when it is not
-	s, err := openStore(cfg, replayInto(gr.crawlers), gr.crawlers[0].notice)
+	s, err := openStore(cfg, gr.crawlers[0].notice)
 	if err != nil {
 		return nil, err
 	}
@@ -73,6 +73,9 @@ func NewGroup(g *loop.Group, cfg Config) (*Group, error) {
 		c.store = s
 	}
 	gr.store = s
+	if err := s.replay(cfg, replayInto(gr.crawlers), gr.crawlers[0].notice); err != nil {
+		return nil, err
+	}
 	return gr, nil
 }
 

@@ -36,9 +36,10 @@ type store struct {
 	beforeWrite func() // a test's hook: called on the executor before each batch
 }
 
-// openStore opens the crawl's output and state directory, and replays
-// what a stopped crawl left (resume). It runs before the loops do.
-func openStore(cfg Config, apply func(journal.Visitor) journal.Visitor, notice func(string)) (*store, error) {
+// openStore opens the crawl's output and state directory. It runs before
+// the loops do. The crawlers it serves must have it before replay brings
+// a stopped crawl back: putting a URL back may spill it, through the store.
+func openStore(cfg Config, notice func(string)) (*store, error) {
 	s := &store{stop: make(chan struct{})}
 	if cfg.State != "" {
 		j, err := journal.Open(cfg.State, SettingsOf(cfg), cfg.StateReuse)
@@ -47,19 +48,10 @@ func openStore(cfg Config, apply func(journal.Visitor) journal.Visitor, notice f
 		}
 		s.journal = j
 	}
-	var fromOutput func(func(string)) error
 	if cfg.Output != "" {
 		var err error
 		if s.journal != nil {
-			// Resumed: the file's whole lines are the pages done.
-			var urls []string
-			s.output, err = journal.Resume(cfg.Output, func(u string) { urls = append(urls, u) })
-			fromOutput = func(yield func(string)) error {
-				for _, u := range urls {
-					yield(u)
-				}
-				return nil
-			}
+			s.output, err = journal.Resume(cfg.Output, nil) // its whole lines are the pages done: replay reads them
 		} else {
 			s.output, err = journal.Create(cfg.Output)
 		}
@@ -71,25 +63,38 @@ func openStore(cfg Config, apply func(journal.Visitor) journal.Visitor, notice f
 			notice(n)
 		}
 	}
-	if s.journal != nil {
-		sum, err := s.journal.Replay(time.Now(), apply(journal.Visitor{}), fromOutput)
-		for _, n := range s.journal.Notices() {
-			notice(n)
-		}
-		if err != nil {
-			s.close()
-			return nil, fmt.Errorf("--state: %w", err)
-		}
-		if s.journal.Resumed() {
-			s.resumed = true
-			notice(fmt.Sprintf("resuming the crawl in %s: %d URLs done, %d to do", cfg.State, sum.Done, sum.ToDo))
-		}
-	}
 	if s.journal != nil || s.output != nil {
 		s.synced.Add(1)
 		go s.syncEverySecond()
 	}
 	return s, nil
+}
+
+// replay brings back what a stopped crawl left (resume): apply makes the
+// visitor that puts each URL on its crawler. With -o, the pages done are
+// the output's whole lines, read again from the file rather than held in
+// memory (a million URLs would be 100 MB of strings).
+func (s *store) replay(cfg Config, apply func(journal.Visitor) journal.Visitor, notice func(string)) error {
+	if s.journal == nil {
+		return nil
+	}
+	var fromOutput func(func(string)) error
+	if s.output != nil {
+		fromOutput = func(yield func(string)) error { return journal.ReadURLs(cfg.Output, yield) }
+	}
+	sum, err := s.journal.Replay(time.Now(), apply(journal.Visitor{}), fromOutput)
+	for _, n := range s.journal.Notices() {
+		notice(n)
+	}
+	if err != nil {
+		s.close()
+		return fmt.Errorf("--state: %w", err)
+	}
+	if s.journal.Resumed() {
+		s.resumed = true
+		notice(fmt.Sprintf("resuming the crawl in %s: %d URLs done, %d to do", cfg.State, sum.Done, sum.ToDo))
+	}
+	return nil
 }
 
 // SettingsOf is what makes two runs, or two processes, one crawl: its

@@ -1,9 +1,13 @@
 package crawler
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -134,5 +138,60 @@ func TestTwoLoopsSpillToOneDirectory(t *testing.T) {
 	}
 	if n := g.Stats().Done; n != 4*151 || spilled == 0 {
 		t.Fatalf("%d done, %d spilled at most; want %d done and some spilled on each loop", n, spilled, 4*151)
+	}
+}
+
+// A crawl stopped with more URLs to do than QueueMemory goes on: its
+// replay puts them back through the spill, which needs the crawl's store
+// before the replay runs (it panicked on a nil store), and every URL ends
+// in -o once.
+func TestResumeWithMoreToDoThanQueueMemory(t *testing.T) {
+	smallChunks(t)
+	srv := wirelog.New(t)
+	root := srv.Host("h", wirelog.Fan(300, nil))
+	dir := t.TempDir()
+	cfg := Config{Roots: []string{root}, NoRobots: true, PerHost: 1, MaxTasks: 2, QueueMemory: 20,
+		State: filepath.Join(dir, "state"), Output: filepath.Join(dir, "out.jsonl")}
+
+	l, err := loop.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := cfg
+	var c *Crawler
+	n := 0
+	first.OnRecord = func(*Record) {
+		if n++; n == 30 {
+			l.Stop() // the process dies here, as far as this crawl can tell
+		}
+	}
+	if c, err = New(l, first); err != nil {
+		t.Fatal(err)
+	}
+	task.Run(l, func(y task.Yield) (int, error) { return 0, c.Crawl(y) })
+	l.Close()
+	c.Close()
+
+	second := crawlInternal(t, cfg)
+	if !second.store.resumed || second.overflow.peak == 0 {
+		t.Fatalf("resumed %v, spilled at most %d: want a resumed crawl whose replay spilled", second.store.resumed, second.overflow.peak)
+	}
+	b, err := os.ReadFile(cfg.Output)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var r Record
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		if seen[r.URL] {
+			t.Fatalf("%s has two lines", r.URL)
+		}
+		seen[r.URL] = true
+	}
+	if len(seen) != 301 {
+		t.Fatalf("%d URLs in -o over both runs, want 301", len(seen))
 	}
 }

@@ -54,6 +54,20 @@ func Resume(path string, done func(url string)) (*Output, error) {
 	return o, nil
 }
 
+// ReadURLs calls fn with the URL of each whole line of the output file at
+// path, in order: a resumed crawl's pages done. Read it after Resume has
+// cut a torn last line.
+func ReadURLs(path string, fn func(url string)) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	o := &Output{path: path, f: f}
+	_, err = o.scan(fn)
+	return err
+}
+
 // scan reads the whole lines, and returns the offset after the last one.
 func (o *Output) scan(done func(url string)) (good int64, err error) {
 	r := bufio.NewReaderSize(o.f, 256<<10)
