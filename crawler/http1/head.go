@@ -101,7 +101,8 @@ func (p *Parser) readHead(b []byte) (int, error) {
 		return n, err
 	}
 	// Each field takes one line, the last line is the empty one.
-	r.Header, err = parseFields(fields, make(Header, 0, strings.Count(fields, "\n")-1))
+	lines := strings.Count(fields, "\n") - 1
+	r.Header, err = parseFields(fields, make(Header, 0, min(lines, p.lim.MaxHeaderFields)), p.lim.MaxHeaderFields)
 	if err != nil {
 		return n, err
 	}
@@ -158,7 +159,7 @@ func (p *Parser) readTrailer(b []byte) (int, error) {
 		if err := checkSection(s); err != nil {
 			return n, err
 		}
-		if p.resp.Trailer, err = parseFields(s, nil); err != nil {
+		if p.resp.Trailer, err = parseFields(s, nil, p.lim.MaxHeaderFields); err != nil {
 			return n, err
 		}
 	}
