@@ -85,16 +85,24 @@ func okServer(t *testing.T) *countingServer {
 }
 
 // Addresses are tried with the families interleaved, starting with the
-// resolver's first choice; when all fail, the last error is the answer.
+// family of the resolver's first choice, whichever it is, and keeping the
+// resolver's order within each family; when all fail, the last error is
+// the answer.
 func TestAddressFamiliesAreInterleaved(t *testing.T) {
 	srv := okServer(t)
-	l, c, n, url := dualStack(t, http1.Options{}, -1, srv.URL, []netip.Addr{v6a, v6b, v4a, v4b})
-	_, err := get(t, l, c, url)
-	if err == nil || !strings.Contains(err.Error(), "connection refused") {
-		t.Fatalf("every address refused: %v", err)
-	}
-	if want := []netip.Addr{v6a, v4a, v6b, v4b}; !slices.Equal(n.tried, want) {
-		t.Fatalf("tried %v, want %v", n.tried, want)
+	for _, tc := range []struct{ resolved, want []netip.Addr }{
+		{[]netip.Addr{v6a, v6b, v4a, v4b}, []netip.Addr{v6a, v4a, v6b, v4b}},
+		{[]netip.Addr{v4b, v6b, v6a, v4a}, []netip.Addr{v4b, v6b, v4a, v6a}},
+		{[]netip.Addr{v4a, v4b, v6a}, []netip.Addr{v4a, v6a, v4b}},
+	} {
+		l, c, n, url := dualStack(t, http1.Options{}, -1, srv.URL, tc.resolved)
+		_, err := get(t, l, c, url)
+		if err == nil || !strings.Contains(err.Error(), "connection refused") {
+			t.Fatalf("every address refused: %v", err)
+		}
+		if !slices.Equal(n.tried, tc.want) {
+			t.Fatalf("resolved %v, tried %v, want %v", tc.resolved, n.tried, tc.want)
+		}
 	}
 }
 

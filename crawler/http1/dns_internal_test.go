@@ -15,6 +15,9 @@ func TestDNSCacheMergesAndExpires(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
+	// A runtime timer, so that a broken loop fails the test, not hangs it.
+	hung := time.AfterFunc(30*time.Second, func() { t.Error("hung"); l.CallSoonThreadsafe(l.Stop) })
+	defer hung.Stop()
 	d := newDNSCache(l, 50*time.Millisecond)
 	first := d.resolve("localhost")
 	if second := d.resolve("localhost"); second != first {
