@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"loopkit/internal/printable"
 )
 
 // Report writes the chapter's report: a line per URL in URL order, the
@@ -48,7 +50,9 @@ func (c view) report(w io.Writer) {
 	fmt.Fprintln(w, "*** Report ***")
 	fmt.Fprintln(w, "(url status type encoding bytes new/total: new = links not seen before, total = links that passed the filters)")
 	for _, r := range records {
-		fmt.Fprintln(w, reportLine(r, tally))
+		// A line holds what servers chose (a Content-Type, an error
+		// quoting a certificate): escaped, it cannot drive the terminal.
+		fmt.Fprintln(w, printable.Escape(reportLine(r, tally)))
 	}
 	speed := 0.0
 	if secs := elapsed.Seconds(); secs > 0 {

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"loopkit/crawler"
+	"loopkit/internal/printable"
 	"loopkit/loop"
 	"loopkit/site"
 	"loopkit/task"
@@ -138,7 +139,7 @@ func setOutput(o *options, stderr io.Writer) (closeOutput func(), ok bool) {
 			if write != nil {
 				write(r)
 			}
-			fmt.Fprintln(stderr, describe(r))
+			fmt.Fprintln(stderr, printable.Escape(describe(r))) // a server's words, made harmless
 		}
 		o.cfg.OnDisallowed = func(url string) { fmt.Fprintf(stderr, "%s disallowed by robots.txt\n", url) }
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/netip"
 
+	"loopkit/internal/printable"
 	"loopkit/loop"
 	"loopkit/netpoll"
 )
@@ -225,8 +226,11 @@ type TLSError struct {
 	Err  error
 }
 
+// Error says which host, and why as crypto/tls and crypto/x509 put it —
+// escaped, since their words quote the server's certificate ("valid for
+// <its names>"), which may hold any bytes the server chose.
 func (e *TLSError) Error() string {
-	return "http1: TLS handshake with " + e.Host + ": " + e.Err.Error()
+	return "http1: TLS handshake with " + e.Host + ": " + printable.Escape(e.Err.Error())
 }
 
 func (e *TLSError) Unwrap() error { return e.Err }
