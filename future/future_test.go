@@ -94,3 +94,21 @@ func TestCompletingTwiceIsAProgrammingError(t *testing.T) {
 		})
 	}
 }
+
+// Done callbacks run in the order they were added, however many there
+// are (the first is kept apart from the rest), and those added after the
+// future is done come after those added before.
+func TestDoneCallbacksRunInTheOrderAdded(t *testing.T) {
+	q := &queue{}
+	f := future.New[int](q)
+	var got []int
+	for i := range 4 {
+		f.OnDone(func() { got = append(got, i) })
+	}
+	f.SetResult(1)
+	f.OnDone(func() { got = append(got, 4) })
+	q.run()
+	if fmt.Sprint(got) != "[0 1 2 3 4]" {
+		t.Fatalf("callbacks ran in the order %v, want [0 1 2 3 4]", got)
+	}
+}

@@ -33,6 +33,9 @@ func Example() {
 func ExampleLoop_SockConnect() {
 	l, _ := loop.New(nil)
 	defer l.Close()
+	// Not part of the lesson: as an example is also a test, a broken loop
+	// must make it fail, not hang. A Go runtime timer stops the loop.
+	defer time.AfterFunc(10*time.Second, func() { l.CallSoonThreadsafe(l.Stop) }).Stop()
 	lfd, addr, _ := l.Listen(netip.MustParseAddrPort("127.0.0.1:0"))
 	l.SockAccept(lfd).AddDoneCallback(func(f *future.Future[loop.Accepted]) {
 		conn, _ := f.Result()
