@@ -290,3 +290,43 @@ func TestAFinishedExecutorJobIsLetGo(t *testing.T) {
 		t.Fatalf("%d of %d finished jobs' results were freed while the loop lived", n, jobs)
 	}
 }
+
+// A close hook may register another (a task stopped by Close may spawn
+// one in a defer): Close runs that one too, before it returns.
+func TestACloseHookAddedByACloseHookRuns(t *testing.T) {
+	l, err := loop.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ran []string
+	l.OnClose(func() {
+		ran = append(ran, "first")
+		l.OnClose(func() {
+			ran = append(ran, "second")
+			l.OnClose(func() { ran = append(ran, "third") })
+		})
+	})
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(ran, []string{"first", "second", "third"}) {
+		t.Fatalf("close hooks ran: %v", ran)
+	}
+}
+
+// Run inside a callback, while the loop runs, is refused with an error,
+// and the run that is going on goes on.
+func TestRunInsideRunIsRefused(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		var nested error
+		after := false
+		l.CallSoon(func() {
+			nested = l.Run()
+			l.CallSoon(func() { after = true; l.Stop() })
+		})
+		run(t, l)
+		if nested == nil || !after {
+			t.Fatalf("Run inside Run: %v; the outer run went on: %v", nested, after)
+		}
+	})
+}

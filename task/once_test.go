@@ -2,6 +2,7 @@ package task_test
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -244,4 +245,54 @@ func TestWaitForAndSleepLeaveNoTimerArmed(t *testing.T) {
 			t.Fatalf("%d timers fired, want 1 (the test's own): a cancelled Sleep left its timer armed", *fired)
 		}
 	})
+}
+
+// A long queue stays first in, first out while it is being read, also
+// when it compacts its storage (which it does once more than a thousand
+// items have been taken from its front).
+func TestALongQueueStaysFIFO(t *testing.T) {
+	q := task.NewQueue[int](0)
+	next, want := 0, 0
+	for round := range 30 {
+		for range 200 {
+			q.PutNowait(next)
+			next++
+		}
+		for range 150 + round%3*10 {
+			got, err := q.GetNowait()
+			if err != nil || got != want {
+				t.Fatalf("got %d, %v; want %d", got, err, want)
+			}
+			want++
+		}
+	}
+	for q.Len() > 0 {
+		if got, _ := q.GetNowait(); got != want {
+			t.Fatalf("draining: got %d, want %d", got, want)
+		}
+		want++
+	}
+	if want != next {
+		t.Fatalf("%d items came out of %d put in", want, next)
+	}
+}
+
+// Locked says whether the lock is held, through Lock, TryLock and Unlock.
+func TestLockedSaysWhetherTheLockIsHeld(t *testing.T) {
+	l := newLoop(t)
+	lk := task.NewLock()
+	var seen []bool
+	_, err := run(t, l, func(y task.Yield) (int, error) {
+		seen = append(seen, lk.Locked())
+		if err := lk.Lock(y); err != nil {
+			return 0, err
+		}
+		seen = append(seen, lk.Locked(), lk.TryLock())
+		lk.Unlock()
+		seen = append(seen, lk.Locked(), lk.TryLock(), lk.Locked())
+		return 0, lk.Unlock()
+	})
+	if err != nil || fmt.Sprint(seen) != "[false true false false true true]" {
+		t.Fatalf("Locked, TryLock along the way: %v (%v), want [false true false false true true]", seen, err)
+	}
 }
