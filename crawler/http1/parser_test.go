@@ -187,6 +187,21 @@ func TestFieldCountLimitIsInclusive(t *testing.T) {
 	}
 }
 
+// Told to truncate, a parser cuts a chunked body whose framing alone (a
+// chunk extension that goes on and on) passes the limit, as it cuts one
+// whose data does: what came before is kept, and the response is marked.
+func TestTruncationCountsChunkFraming(t *testing.T) {
+	in := okStatus + "Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n1;" + strings.Repeat("e", 60) + "\r\nx\r\n0\r\n\r\n"
+	p := http1.NewParser("GET", http1.Limits{})
+	p.LimitBody(40, true)
+	if _, err := p.Feed([]byte(in)); err != nil || !p.Done() {
+		t.Fatalf("Feed: %v, done %v", err, p.Done())
+	}
+	if r := p.Response(); !r.Truncated || !r.Close || string(r.Body) != "hello" {
+		t.Fatalf("got %s, want the first chunk, marked truncated", describe(r))
+	}
+}
+
 // A flood of tiny fields costs what the field limit allows, not what the
 // byte limit would: 16 000 one-letter fields fit in 64 KiB, and space for
 // all of them (half a MiB) is not reserved before the count is checked.

@@ -17,6 +17,7 @@ import (
 	"loopkit/crawler/http1"
 	"loopkit/future"
 	"loopkit/internal/testca"
+	"loopkit/loop"
 )
 
 // The promises of the https client that the package comment makes, each
@@ -214,4 +215,45 @@ func TestIPv6ZoneIsNotPartOfTheServerName(t *testing.T) {
 	if sni := srv.lastHello().ServerName; sni != "" {
 		t.Fatalf("the hello named %q, want no name for an address", sni)
 	}
+}
+
+// A server that sends its part of the handshake and closes at once, while
+// the client is still checking its certificate: the socket is at its end,
+// and readable for ever after. The loop reads the end once and stops
+// watching, instead of spinning on it until the handshake is over.
+func TestEOFDuringTheHandshakeIsReadOnce(t *testing.T) {
+	ca := testca.New(t)
+	cfg := ca.ServerConfig(t)
+	url := strings.Replace(rawServer(t, func(tcp net.Conn, _ *bufio.Reader) {
+		tls.Server(&closingConn{Conn: tcp}, cfg).Handshake()
+	}), "http:", "https:", 1)
+	l, err := loop.New(&loop.Options{Stats: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := trusting(ca)
+	opts.TLS.VerifyConnection = func(tls.ConnectionState) error {
+		time.Sleep(300 * time.Millisecond) // a slow check, while the end has come
+		return nil
+	}
+	c := http1.NewClient(l, opts)
+	t.Cleanup(func() { c.Close(); l.Close() })
+	if _, err := get(t, l, c, url); !errors.Is(err, http1.ErrTruncated) {
+		t.Fatalf("got %v, want ErrTruncated", err)
+	}
+	// A few turns for the connection, the handshake and its messages; a
+	// loop spinning on the readable end turns thousands of times in 300 ms.
+	if n := l.Stats().Iterations; n > 200 {
+		t.Fatalf("the loop turned %d times for one failed request: it spun on the closed socket", n)
+	}
+}
+
+// closingConn, on a server, closes its side of the connection after its
+// first write.
+type closingConn struct{ net.Conn }
+
+func (c *closingConn) Write(p []byte) (int, error) {
+	n, err := c.Conn.Write(p)
+	c.Conn.(*net.TCPConn).CloseWrite()
+	return n, err
 }
