@@ -112,3 +112,18 @@ func TestDoneCallbacksRunInTheOrderAdded(t *testing.T) {
 		t.Fatalf("callbacks ran in the order %v, want [0 1 2 3 4]", got)
 	}
 }
+
+// SetError(nil) is a programming error, and says so: it would complete the
+// future with no error, a success its producer never meant.
+func TestSetErrorNilPanics(t *testing.T) {
+	f := future.New[int](&queue{})
+	defer func() {
+		if p := recover(); p == nil || !strings.Contains(fmt.Sprint(p), "SetError(nil)") {
+			t.Fatalf("SetError(nil): recovered %v, want a panic that says so", p)
+		}
+		if f.Done() {
+			t.Fatal("SetError(nil) completed the future")
+		}
+	}()
+	f.SetError(nil)
+}

@@ -330,3 +330,36 @@ func TestRunInsideRunIsRefused(t *testing.T) {
 		}
 	})
 }
+
+// A loop with no timer and nothing ready, waiting for a socket, sleeps in
+// the kernel until the socket is ready: a few turns, not a spin. (The run
+// has no loop timer, not even a guard's: a runtime timer makes the socket
+// ready, and another stops a hung run.)
+func TestALoopWithNoTimerSleepsUntilIO(t *testing.T) {
+	for _, name := range netpoll.Available() {
+		t.Run(name, func(t *testing.T) {
+			l, err := loop.New(&loop.Options{Poller: name, Stats: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer l.Close()
+			client, server := socketPair(t, l) // its guards' timers are cancelled, and dropped at the next turn
+			if err := l.AddReader(client, func() {
+				l.RemoveReader(client)
+				l.Stop()
+			}); err != nil {
+				t.Fatal(err)
+			}
+			time.AfterFunc(100*time.Millisecond, func() { netpoll.Write(server, []byte("x")) })
+			hung := time.AfterFunc(10*time.Second, func() { t.Error("hung"); l.CallSoonThreadsafe(l.Stop) })
+			defer hung.Stop()
+			before := l.Stats().Iterations
+			if err := l.Run(); err != nil {
+				t.Fatal(err)
+			}
+			if n := l.Stats().Iterations - before; n > 10 {
+				t.Fatalf("the loop turned %d times in 100 ms with nothing to do: it did not sleep", n)
+			}
+		})
+	}
+}

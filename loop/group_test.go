@@ -72,7 +72,10 @@ func TestGroupCloseLeavesNoGoroutinesOrFDs(t *testing.T) {
 				client, _ := socketPair(t, l) // runs the loop until connected
 				recv := l.SockRecv(client, make([]byte, 8))
 				slow := loop.RunInExecutor(l, func(ctx context.Context) (int, error) {
-					<-ctx.Done() // blocking work that honours its context
+					select { // blocking work that honours its context
+					case <-ctx.Done():
+					case <-time.After(10 * time.Second): // a Close that never asks fails, not hangs
+					}
 					return 0, ctx.Err()
 				})
 				l.CallLater(time.Hour, func() {})

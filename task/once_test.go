@@ -296,3 +296,54 @@ func TestLockedSaysWhetherTheLockIsHeld(t *testing.T) {
 		t.Fatalf("Locked, TryLock along the way: %v (%v), want [false true false false true true]", seen, err)
 	}
 }
+
+// Gather of nothing returns at once, with nothing.
+func TestGatherOfNothingReturnsAtOnce(t *testing.T) {
+	l := newLoop(t)
+	outs, err := run(t, l, func(y task.Yield) ([]task.Outcome[int], error) { return task.Gather[int](y) })
+	if err != nil || len(outs) != 0 {
+		t.Fatalf("Gather(): %v, %v", outs, err)
+	}
+	vals, err := run(t, l, func(y task.Yield) ([]int, error) { return task.GatherFailFast[int](y) })
+	if err != nil || len(vals) != 0 {
+		t.Fatalf("GatherFailFast(): %v, %v", vals, err)
+	}
+}
+
+// A getter woken for an item that someone else took before it resumed
+// goes back to waiting, and gets the next item, not an error.
+func TestAGetterWhoseItemWasTakenWaitsOn(t *testing.T) {
+	l := newLoop(t)
+	q := task.NewQueue[int](0)
+	getter := task.Spawn(l, func(y task.Yield) (int, error) { return q.Get(y) })
+	l.CallLater(time.Millisecond, func() {
+		q.PutNowait(1) // wakes the getter...
+		q.GetNowait()  // ...but the item is gone before it resumes
+	})
+	l.CallLater(5*time.Millisecond, func() { q.PutNowait(2) })
+	runUntilDone(t, l, getter)
+	if v, err := getter.Result(); v != 2 || err != nil {
+		t.Fatalf("the getter got %d, %v; want 2", v, err)
+	}
+}
+
+// A putter woken for room that someone else filled before it resumed goes
+// back to waiting, and puts when there is room again.
+func TestAPutterWhoseRoomWasTakenWaitsOn(t *testing.T) {
+	l := newLoop(t)
+	q := task.NewQueue[int](1)
+	q.PutNowait(0)
+	putter := task.Spawn(l, func(y task.Yield) (int, error) { return 0, q.Put(y, 2) })
+	l.CallLater(time.Millisecond, func() {
+		q.GetNowait()  // room for the putter...
+		q.PutNowait(1) // ...taken before it resumes
+	})
+	l.CallLater(5*time.Millisecond, func() { q.GetNowait() })
+	runUntilDone(t, l, putter)
+	if err := putter.Err(); err != nil || q.Len() != 1 {
+		t.Fatalf("the putter: %v; the queue holds %d, want 1", err, q.Len())
+	}
+	if v, _ := q.GetNowait(); v != 2 {
+		t.Fatalf("the queue holds %d, want the putter's 2", v)
+	}
+}
