@@ -3,6 +3,7 @@ package http1_test
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"slices"
@@ -13,6 +14,8 @@ import (
 
 	"loopkit/crawler/http1"
 	"loopkit/future"
+	"loopkit/loop"
+	"loopkit/task"
 )
 
 // The tests in this file follow a connection through its life in the
@@ -198,5 +201,33 @@ func TestRequestsAfterCloseFail(t *testing.T) {
 	runFor(t, l, 20*time.Millisecond)
 	if got := log.seen(); !slices.Equal(got, []string{"/before"}) {
 		t.Fatalf("the server saw %q", got)
+	}
+}
+
+// A Get whose task is cancelled before the request could start is
+// dropped quietly, whatever its URL: nothing is sent, and nothing
+// panics on the loop (a URL the client cannot fetch would otherwise try
+// to fail a future that the cancellation had already completed).
+func TestAGetCancelledAtOnceIsDroppedQuietly(t *testing.T) {
+	var log pathLog
+	srv := newCountingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { log.note(r.URL.Path) }))
+	l, c := onLoop(t, http1.Options{})
+	var panics []string
+	l.SetPanicHandler(func(p loop.PanicInfo) { panics = append(panics, fmt.Sprint(p.Value)) })
+	for _, url := range []string{srv.URL + "/never", "ftp://example.invalid/"} {
+		tk := task.Spawn(l, func(y task.Yield) (*http1.Reply, error) { return c.Get(y, url) })
+		l.CallSoon(func() { tk.Cancel() }) // right after the task's first step, before the request starts
+		guard := l.CallLater(30*time.Second, func() { t.Error("hung"); l.Stop() })
+		if err := l.RunUntilComplete(tk); err != nil {
+			t.Fatal(err)
+		}
+		guard.Cancel()
+		if !tk.Cancelled() {
+			t.Fatalf("%s: the task ended with %v, want cancelled", url, tk.Err())
+		}
+	}
+	runFor(t, l, 20*time.Millisecond)
+	if len(panics) > 0 || len(log.seen()) > 0 {
+		t.Fatalf("panics on the loop: %q; the server saw %q", panics, log.seen())
 	}
 }

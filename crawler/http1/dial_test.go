@@ -195,3 +195,31 @@ func TestLosingConnectionIsClosed(t *testing.T) {
 		t.Fatalf("server accepted %d connections, client has %d open; want 2 and 1", accepted, open)
 	}
 }
+
+// The last address failing is not the end while an earlier one is still
+// trying: a slow first address that connects after the second was
+// refused wins, instead of the request failing with the refusal.
+func TestASlowAddressStillWinsAfterTheNextIsRefused(t *testing.T) {
+	srv := okServer(t)
+	l, c, n, url := dualStack(t, http1.Options{}, 20*time.Millisecond, srv.URL, []netip.Addr{v6a, v4a})
+	n.blackHole(v6a) // answers late, below; v4a is refused
+	n.onDial = func(a netip.Addr) {
+		if a != v6a {
+			return
+		}
+		l.CallLater(200*time.Millisecond, func() {
+			l.SockConnect(n.server).AddDoneCallback(func(f *future.Future[int]) {
+				if fd, err := f.Result(); err == nil && !n.pending[v6a].Done() {
+					n.pending[v6a].SetResult(fd)
+				}
+			})
+		})
+	}
+	r, err := get(t, l, c, url)
+	if err != nil {
+		t.Fatalf("got %v; want the slow address to win", err)
+	}
+	if !slices.Equal(n.tried, []netip.Addr{v6a, v4a}) || r.Timings.Connect < 200*time.Millisecond {
+		t.Fatalf("tried %v, connected after %v", n.tried, r.Timings.Connect)
+	}
+}

@@ -10,6 +10,7 @@
 //
 //	go run ./internal/mutants              # every mutant, a line each, then the score
 //	go run ./internal/mutants -run http1/  # those whose id matches a regexp
+//	go run ./internal/mutants -round 2     # those of one round (list.go)
 //	go run ./internal/mutants -v           # and the tail of each survivor's test output
 //	go run ./internal/mutants -list        # the mutants, without running anything
 //
@@ -45,6 +46,7 @@ import (
 // mutant is one deliberate bug: in file, the text old (which must occur
 // exactly once) becomes new.
 type mutant struct {
+	round    int    // see list.go
 	id       string // area/what, e.g. "loop/timer-cancel-after-fire"
 	file     string // relative to the module root
 	old, new string
@@ -80,17 +82,18 @@ const (
 
 func main() {
 	run := flag.String("run", "", "run only the mutants whose id matches this `regexp`")
+	round := flag.Int("round", 0, "run only the mutants of this round (0: all)")
 	verbose := flag.Bool("v", false, "print the end of the test output of each survivor")
 	list := flag.Bool("list", false, "list the mutants and exit")
 	timeout := flag.Duration("timeout", 5*time.Minute, "go test's -timeout for each mutant")
 	flag.Parse()
-	if err := mainErr(*run, *verbose, *list, *timeout); err != nil {
+	if err := mainErr(*run, *round, *verbose, *list, *timeout); err != nil {
 		fmt.Fprintln(os.Stderr, "mutants:", err)
 		os.Exit(1)
 	}
 }
 
-func mainErr(pattern string, verbose, listOnly bool, timeout time.Duration) error {
+func mainErr(pattern string, round int, verbose, listOnly bool, timeout time.Duration) error {
 	root, err := moduleRoot()
 	if err != nil {
 		return err
@@ -107,7 +110,7 @@ func mainErr(pattern string, verbose, listOnly bool, timeout time.Duration) erro
 
 	score := map[string][2]int{} // area: killed, counted
 	for i, m := range mutants {
-		if !re.MatchString(m.id) {
+		if !re.MatchString(m.id) || round != 0 && m.round != round {
 			continue
 		}
 		if listOnly {
@@ -115,7 +118,7 @@ func mainErr(pattern string, verbose, listOnly bool, timeout time.Duration) erro
 			if src, err := os.ReadFile(filepath.Join(root, m.file)); err != nil || bytes.Count(src, []byte(m.old)) != 1 {
 				mark = " (" + string(stale) + ")"
 			}
-			fmt.Printf("%-40s %-32s %s%s\n", m.id, m.file, m.why, mark)
+			fmt.Printf("%d %-40s %-32s %s%s\n", m.round, m.id, m.file, m.why, mark)
 			continue
 		}
 		start := time.Now()
