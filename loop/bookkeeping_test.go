@@ -363,3 +363,21 @@ func TestALoopWithNoTimerSleepsUntilIO(t *testing.T) {
 		})
 	}
 }
+
+// AddReader or AddWriter with no function, on an fd the loop does not
+// watch, is refused: there is nothing to call.
+func TestAddingNoCallbackIsRefused(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		fd, err := netpoll.Socket(loopback)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer netpoll.Close(fd)
+		if err := l.AddReader(fd, nil); err == nil {
+			t.Error("AddReader(fd, nil) on an unwatched fd: no error")
+		}
+		if err := l.AddWriter(fd, nil); err == nil {
+			t.Error("AddWriter(fd, nil) on an unwatched fd: no error")
+		}
+	})
+}

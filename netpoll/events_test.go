@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"loopkit/netpoll"
+
+	"golang.org/x/sys/unix"
 )
 
 // readyFDs opens n sockets that are ready at once and stay so: TCP
@@ -85,4 +87,46 @@ func TestSecondRegisterDoesNotDuplicateTheFD(t *testing.T) {
 			t.Fatalf("after Deregister: %+v", evs)
 		}
 	})
+}
+
+// Every socket netpoll makes — by Socket, Listen or Accept — is
+// non-blocking (a read with nothing to read must return, not stall the
+// loop) and closed on exec (a child process must not inherit it).
+func TestSocketsAreNonBlockingAndCloseOnExec(t *testing.T) {
+	lfd, addr, err := netpoll.Listen(netip.MustParseAddrPort("127.0.0.1:0"), 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer netpoll.Close(lfd)
+	cfd, err := netpoll.Socket(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer netpoll.Close(cfd)
+	if err := netpoll.Connect(cfd, addr); err != nil && err != netpoll.ErrInProgress {
+		t.Fatal(err)
+	}
+	var afd int
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		if afd, _, err = netpoll.Accept(lfd); err != netpoll.ErrWouldBlock || time.Now().After(deadline) {
+			break
+		}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer netpoll.Close(afd)
+	for name, fd := range map[string]int{"Socket": cfd, "Listen": lfd, "Accept": afd} {
+		fl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fdfl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fl&unix.O_NONBLOCK == 0 || fdfl&unix.FD_CLOEXEC == 0 {
+			t.Errorf("%s: non-blocking %v, close-on-exec %v; want both", name, fl&unix.O_NONBLOCK != 0, fdfl&unix.FD_CLOEXEC != 0)
+		}
+	}
 }

@@ -347,3 +347,13 @@ func TestAPutterWhoseRoomWasTakenWaitsOn(t *testing.T) {
 		t.Fatalf("the queue holds %d, want the putter's 2", v)
 	}
 }
+
+// Join on a queue that never had an item returns at once: nothing is
+// unfinished.
+func TestJoinOfAnEmptyQueueReturnsAtOnce(t *testing.T) {
+	l := newLoop(t)
+	q := task.NewQueue[int](0)
+	if _, err := run(t, l, func(y task.Yield) (int, error) { return 0, q.Join(y) }); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -85,7 +85,7 @@ func main() {
 	round := flag.Int("round", 0, "run only the mutants of this round (0: all)")
 	verbose := flag.Bool("v", false, "print the end of the test output of each survivor")
 	list := flag.Bool("list", false, "list the mutants and exit")
-	timeout := flag.Duration("timeout", 5*time.Minute, "go test's -timeout for each mutant")
+	timeout := flag.Duration("timeout", 3*time.Minute, "go test's -timeout for each mutant")
 	flag.Parse()
 	if err := mainErr(*run, *round, *verbose, *list, *timeout); err != nil {
 		fmt.Fprintln(os.Stderr, "mutants:", err)
