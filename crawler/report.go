@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"loopkit/internal/printable"
 )
 
 // Report writes the chapter's report: a line per URL in URL order, the
@@ -50,7 +52,9 @@ func (c view) report(w io.Writer) {
 		slices.SortStableFunc(records, func(a, b *Record) int { return strings.Compare(a.URL, b.URL) })
 		fmt.Fprintln(w, "(url status type encoding bytes new/total: new = links not seen before, total = links that passed the filters)")
 		for _, r := range records {
-			fmt.Fprintln(w, reportLine(r))
+			// A line holds what servers chose (a Content-Type, an error
+			// quoting a certificate): escaped, it cannot drive the terminal.
+			fmt.Fprintln(w, printable.Escape(reportLine(r)))
 		}
 	} else {
 		fmt.Fprintf(w, "(%d urls: a line per url is listed for crawls of at most %d (--report_urls); -o FILE writes every record)\n",

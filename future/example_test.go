@@ -2,6 +2,7 @@ package future_test
 
 import (
 	"fmt"
+	"time"
 
 	"loopkit/future"
 	"loopkit/loop"
@@ -13,6 +14,7 @@ import (
 func Example() {
 	l, _ := loop.New(nil)
 	defer l.Close()
+	defer time.AfterFunc(10*time.Second, func() { l.CallSoonThreadsafe(l.Stop) }).Stop() // a broken loop fails the example, not hangs it
 
 	f := future.New[string](l)
 	f.AddDoneCallback(func(f *future.Future[string]) {

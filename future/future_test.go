@@ -94,3 +94,36 @@ func TestCompletingTwiceIsAProgrammingError(t *testing.T) {
 		})
 	}
 }
+
+// Done callbacks run in the order they were added, however many there
+// are (the first is kept apart from the rest), and those added after the
+// future is done come after those added before.
+func TestDoneCallbacksRunInTheOrderAdded(t *testing.T) {
+	q := &queue{}
+	f := future.New[int](q)
+	var got []int
+	for i := range 4 {
+		f.OnDone(func() { got = append(got, i) })
+	}
+	f.SetResult(1)
+	f.OnDone(func() { got = append(got, 4) })
+	q.run()
+	if fmt.Sprint(got) != "[0 1 2 3 4]" {
+		t.Fatalf("callbacks ran in the order %v, want [0 1 2 3 4]", got)
+	}
+}
+
+// SetError(nil) is a programming error, and says so: it would complete the
+// future with no error, a success its producer never meant.
+func TestSetErrorNilPanics(t *testing.T) {
+	f := future.New[int](&queue{})
+	defer func() {
+		if p := recover(); p == nil || !strings.Contains(fmt.Sprint(p), "SetError(nil)") {
+			t.Fatalf("SetError(nil): recovered %v, want a panic that says so", p)
+		}
+		if f.Done() {
+			t.Fatal("SetError(nil) completed the future")
+		}
+	}()
+	f.SetError(nil)
+}

@@ -137,9 +137,11 @@ func TestRunUntilCompleteLeavesNoStopBehind(t *testing.T) {
 	eachPoller(t, func(t *testing.T, l *loop.Loop) {
 		first := future.New[int](l)
 		l.CallLater(time.Millisecond, l.Stop)
+		disarm := guard(t, l, "the run was never stopped")
 		if err := l.RunUntilComplete(first); err == nil {
 			t.Fatal("a run stopped before its future was done reported no error")
 		}
+		disarm()
 		second := future.New[int](l)
 		l.CallLater(5*time.Millisecond, func() { first.SetResult(1) })
 		l.CallLater(30*time.Millisecond, func() { second.SetResult(2) })

@@ -46,7 +46,10 @@ func TestCloseLeavesNoGoroutinesOrFDs(t *testing.T) {
 			client, _ := socketPair(t, l)
 			recv := l.SockRecv(client, make([]byte, 8))
 			slow := loop.RunInExecutor(l, func(ctx context.Context) (int, error) {
-				<-ctx.Done() // blocking work that honours its context
+				select { // blocking work that honours its context
+				case <-ctx.Done():
+				case <-time.After(10 * time.Second): // a Close that never asks fails, not hangs
+				}
 				return 0, ctx.Err()
 			})
 			l.CallLater(time.Hour, func() {})
@@ -95,9 +98,11 @@ func TestUnknownPollerIsAClearError(t *testing.T) {
 	}
 }
 
-// Close waits for the executor's goroutines: a job still running when
-// Close is called (here one that takes a moment to notice its context)
-// has returned by the time Close does.
+// Close asks the executor's jobs to stop, through their context, and
+// waits for their goroutines: a job still running when Close is called
+// (here one that takes a moment to clean up) has returned by the time
+// Close does. (A job that waited in vain gives up after 10 s, so that a
+// Close that never asks fails the test instead of hanging it.)
 func TestCloseWaitsForExecutorJobs(t *testing.T) {
 	for _, name := range netpoll.Available() {
 		t.Run(name, func(t *testing.T) {
@@ -105,11 +110,15 @@ func TestCloseWaitsForExecutorJobs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var returned atomic.Bool
+			var returned, asked atomic.Bool
 			started := make(chan struct{})
 			loop.RunInExecutor(l, func(ctx context.Context) (int, error) {
 				close(started)
-				<-ctx.Done()
+				select {
+				case <-ctx.Done():
+					asked.Store(true)
+				case <-time.After(10 * time.Second):
+				}
 				time.Sleep(20 * time.Millisecond) // cleaning up
 				returned.Store(true)
 				return 0, ctx.Err()
@@ -122,8 +131,8 @@ func TestCloseWaitsForExecutorJobs(t *testing.T) {
 			if err := l.Close(); err != nil {
 				t.Fatal(err)
 			}
-			if !returned.Load() {
-				t.Fatal("Close returned while an executor job was still running")
+			if !returned.Load() || !asked.Load() {
+				t.Fatalf("Close returned; the job had returned: %v, had been asked to stop: %v", returned.Load(), asked.Load())
 			}
 		})
 	}

@@ -16,6 +16,7 @@ func Example() {
 		panic(err)
 	}
 	defer l.Close()
+	defer time.AfterFunc(10*time.Second, func() { l.CallSoonThreadsafe(l.Stop) }).Stop() // a broken loop fails the example, not hangs it
 	l.CallLater(20*time.Millisecond, func() { fmt.Println("timer, 20ms"); l.Stop() })
 	l.CallLater(10*time.Millisecond, func() { fmt.Println("timer, 10ms") })
 	l.CallSoon(func() { fmt.Println("soon, first") })
@@ -33,6 +34,7 @@ func Example() {
 func ExampleLoop_SockConnect() {
 	l, _ := loop.New(nil)
 	defer l.Close()
+	defer time.AfterFunc(10*time.Second, func() { l.CallSoonThreadsafe(l.Stop) }).Stop() // a broken loop fails the example, not hangs it
 	lfd, addr, _ := l.Listen(netip.MustParseAddrPort("127.0.0.1:0"))
 	l.SockAccept(lfd).AddDoneCallback(func(f *future.Future[loop.Accepted]) {
 		conn, _ := f.Result()

@@ -72,7 +72,10 @@ func TestGroupCloseLeavesNoGoroutinesOrFDs(t *testing.T) {
 				client, _ := socketPair(t, l) // runs the loop until connected
 				recv := l.SockRecv(client, make([]byte, 8))
 				slow := loop.RunInExecutor(l, func(ctx context.Context) (int, error) {
-					<-ctx.Done() // blocking work that honours its context
+					select { // blocking work that honours its context
+					case <-ctx.Done():
+					case <-time.After(10 * time.Second): // a Close that never asks fails, not hangs
+					}
 					return 0, ctx.Err()
 				})
 				l.CallLater(time.Hour, func() {})
@@ -137,6 +140,10 @@ func TestGroupOfNoLoopsIsAnError(t *testing.T) {
 
 // groupGuard stops every loop of g and fails the test if Run is not over
 // in 10 s: a runtime timer, which works when the loops are what broke.
+//
+// Like guard, it arms a timer of each loop's too (it must be called
+// before Run), for when the wake-up CallSoonThreadsafe needs is what
+// broke. A stopped loop leaves the others running, so each stops itself.
 func groupGuard(t *testing.T, g *loop.Group) (disarm func()) {
 	timer := time.AfterFunc(10*time.Second, func() {
 		t.Error("the group hung for 10 s")
@@ -144,5 +151,20 @@ func groupGuard(t *testing.T, g *loop.Group) (disarm func()) {
 			g.Loop(i).CallSoonThreadsafe(g.Loop(i).Stop)
 		}
 	})
-	return func() { timer.Stop() }
+	var loopTimers []*loop.Timer
+	for i := range g.Len() {
+		l := g.Loop(i)
+		loopTimers = append(loopTimers, l.CallLater(11*time.Second, func() {
+			t.Errorf("loop %d hung for 11 s, and was not woken by CallSoonThreadsafe", i)
+			l.Stop()
+		}))
+	}
+	return func() {
+		timer.Stop()
+		// Each loop's own timer is cancelled on that loop, which no
+		// longer runs: Run has returned.
+		for _, lt := range loopTimers {
+			lt.Cancel()
+		}
+	}
 }

@@ -58,14 +58,20 @@ func runIdle(t *testing.T, l *Loop, d time.Duration) {
 
 // guard stops the loop and fails the test if the run is not over in 5 s,
 // so that a test of broken code fails instead of hanging. It is a timer
-// of the Go runtime, not of the loop, so it works when the loop's timers
-// are what broke. Call the result when the run is over.
+// of the Go runtime, which works when the loop's timers are what broke,
+// and a timer of the loop's, which works when what broke is the wake-up
+// that the first needs. Call it on the loop's goroutine before the run,
+// and the result when the run is over.
 func guard(t *testing.T, l *Loop, what string) (disarm func()) {
 	g := time.AfterFunc(5*time.Second, func() {
 		t.Error("hung after 5 s: " + what)
 		l.CallSoonThreadsafe(l.Stop)
 	})
-	return func() { g.Stop() }
+	lt := l.CallLater(6*time.Second, func() {
+		t.Error("hung after 6 s, and not woken by CallSoonThreadsafe: " + what)
+		l.Stop()
+	})
+	return func() { g.Stop(); lt.Cancel() }
 }
 
 // await runs the loop until f is done, failing the test rather than

@@ -49,14 +49,20 @@ func run(t *testing.T, l *loop.Loop) {
 
 // guard stops the loop and fails the test if the run is not over in 10 s,
 // so that a test of broken code fails with a message instead of hanging.
-// It is a timer of the Go runtime, not of the loop: it works when the
-// loop's own timers are what broke. Call the result when the run is over.
+// It is a timer of the Go runtime, which works when the loop's own timers
+// are what broke, and a timer of the loop's, which works when what broke
+// is the wake-up that the first needs to stop it. It must be called on the
+// loop's goroutine, before the run; call the result when the run is over.
 func guard(t *testing.T, l *loop.Loop, what string) (disarm func()) {
 	g := time.AfterFunc(10*time.Second, func() {
 		t.Error("hung after 10 s: " + what)
 		l.CallSoonThreadsafe(l.Stop)
 	})
-	return func() { g.Stop() }
+	lt := l.CallLater(11*time.Second, func() {
+		t.Error("hung after 11 s, and not woken by CallSoonThreadsafe: " + what)
+		l.Stop()
+	})
+	return func() { g.Stop(); lt.Cancel() }
 }
 
 var loopback = netip.MustParseAddrPort("127.0.0.1:0")

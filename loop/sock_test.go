@@ -61,6 +61,29 @@ func TestIPv6Loopback(t *testing.T) {
 	})
 }
 
+// An IPv4 address written as IPv6 (::ffff:127.0.0.1, as some resolvers
+// and configurations give it) reaches the IPv4 listener: the socket and
+// its address are of one family.
+func TestIPv4MappedAddressConnects(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		lfd, addr, err := l.Listen(loopback)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.SockClose(lfd)
+		acc := l.SockAccept(lfd)
+		mapped := netip.AddrPortFrom(netip.AddrFrom16(addr.Addr().As16()), addr.Port())
+		fd, err := runFor(t, l, l.SockConnect(mapped))
+		if err != nil {
+			t.Fatalf("connect to %v: %v", mapped, err)
+		}
+		defer l.SockClose(fd)
+		if _, err := runFor(t, l, acc); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
 // echo serves one connection with callbacks: recv, send it back, repeat
 // until EOF, then close.
 func echo(l *loop.Loop, fd int) {

@@ -152,7 +152,9 @@ func TestTraceTellsAReceiveInOrder(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			l.CallLater(time.Hour, func() { t.Error("the read timeout fired") })
+			// Sooner than the hang guard's own loop timer (11 s), so that
+			// it is the nearest.
+			l.CallLater(9*time.Second, func() { t.Error("the read timeout fired") })
 			buf := make([]byte, 16)
 			if n, err := runFor(t, l, l.SockRecv(client, buf)); err != nil || string(buf[:n]) != "ping" {
 				t.Fatalf("recv: %q, %v", buf[:n], err)
@@ -163,7 +165,9 @@ func TestTraceTellsAReceiveInOrder(t *testing.T) {
 			// Each step is looked for after the one before; prev is that one.
 			want := []func(s, prev step) bool{
 				func(s, _ step) bool { return s.what == "register" && s.fd == client && s.op.Read && !s.op.Write },
-				func(s, _ step) bool { return s.what == "wait" && s.it.Timeout > 50*time.Minute },
+				func(s, _ step) bool {
+					return s.what == "wait" && s.it.Timeout > 8*time.Second && s.it.Timeout <= 9*time.Second
+				},
 				func(s, wait step) bool { return s.what == "ready" && s.fd == client && s.it.N == wait.it.N },
 				func(s, _ step) bool { return s.what == "read" && s.fd == client && s.op.N == 4 },
 				func(s, _ step) bool { return s.what == "deregister" && s.fd == client },

@@ -1,6 +1,8 @@
 package loop
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"testing"
 	"time"
 )
@@ -43,4 +45,66 @@ func TestCancelledTimersDoNotWakeTheLoop(t *testing.T) {
 			t.Fatalf("live timer fired: %v; the loop waited %d times, want about 1", fired, p.waits)
 		}
 	})
+}
+
+// checkTimers fails the test unless the heap's bookkeeping is true: every
+// timer knows its place, the heap is ordered, and the count of cancelled
+// timers still in it is exact (it decides when the heap is swept: counted
+// too high, the heap is rebuilt on every Cancel; too low, never).
+func checkTimers(t *testing.T, l *Loop, after string) {
+	t.Helper()
+	cancelled := 0
+	for i, tm := range l.timers {
+		if tm.index != i {
+			t.Fatalf("after %s: the timer at %d thinks it is at %d", after, i, tm.index)
+		}
+		if i > 0 && l.timers.Less(i, (i-1)/2) {
+			t.Fatalf("after %s: the timer at %d is due before its parent", after, i)
+		}
+		if tm.cancelled {
+			cancelled++
+		}
+	}
+	if cancelled != l.cancelledTimers {
+		t.Fatalf("after %s: %d cancelled timers in the heap, counted %d", after, cancelled, l.cancelledTimers)
+	}
+}
+
+// Thousands of timers set, cancelled (pending, fired, twice, and due but
+// not yet run: by another timer's callback in the same turn), swept and
+// fired, in a random mix: after every step the bookkeeping is true.
+func TestTimerBookkeepingStaysTrue(t *testing.T) {
+	l, err := New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	rng := rand.New(rand.NewPCG(3, 4))
+	var timers []*Timer
+	sweeps := 0
+	for step := range 5000 {
+		before := len(l.timers)
+		switch op := rng.IntN(10); {
+		case op < 4:
+			timers = append(timers, l.CallLater(time.Duration(rng.IntN(20000))*time.Microsecond, func() {
+				timers[rng.IntN(len(timers))].Cancel() // perhaps one due in this same turn
+			}))
+			checkTimers(t, l, "CallLater")
+		case op < 9 && len(timers) > 0:
+			timers[rng.IntN(len(timers))].Cancel()
+			checkTimers(t, l, "Cancel")
+			if len(l.timers) < before {
+				sweeps++
+			}
+		default:
+			l.CallSoon(func() {}) // a turn that does not sleep
+			if err := l.runOnce(); err != nil {
+				t.Fatal(err)
+			}
+			checkTimers(t, l, fmt.Sprintf("turn at step %d", step))
+		}
+	}
+	if sweeps == 0 {
+		t.Fatal("no Cancel swept the heap: the mix did not test the sweep")
+	}
 }

@@ -58,3 +58,25 @@ func TestErrNameIsWhatStraceSays(t *testing.T) {
 		}
 	}
 }
+
+// A signal that lands after the deadline has passed restarts the wait
+// with nothing left: a poll that returns at once. A negative time left
+// would mean "forever" to epoll_wait and poll, and the loop's timer would
+// never fire.
+func TestEINTRAfterTheDeadlineDoesNotWaitForever(t *testing.T) {
+	var waits []time.Duration
+	err := retryOnEINTR(10*time.Millisecond, func(left time.Duration) error {
+		waits = append(waits, left)
+		if len(waits) == 1 {
+			time.Sleep(30 * time.Millisecond) // the signal comes late
+			return unix.EINTR
+		}
+		return nil
+	})
+	if err != nil || len(waits) != 2 {
+		t.Fatalf("%v after %d waits", err, len(waits))
+	}
+	if waits[1] != 0 {
+		t.Fatalf("restarted past the deadline with %v left, want 0 (timeoutMillis: %d)", waits[1], timeoutMillis(waits[1]))
+	}
+}

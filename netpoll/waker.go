@@ -47,10 +47,18 @@ func (w *waker) wake() error {
 	}
 }
 
+// drainReading, when a test sets it, runs each time drain is about to read
+// the descriptor: the moment a Wake from another goroutine may land in the
+// middle of a drain. It is nil otherwise (one nil check per read).
+var drainReading func()
+
 // drain empties the descriptor and re-arms the waker.
 func (w *waker) drain() error {
 	var buf [64]byte
 	for {
+		if drainReading != nil {
+			drainReading()
+		}
 		_, err := unix.Read(w.rfd, buf[:])
 		if err == nil {
 			if w.rfd == w.wfd {

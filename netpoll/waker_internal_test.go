@@ -51,3 +51,45 @@ func TestWakeErrorsAreReturnedEveryTime(t *testing.T) {
 		}
 	}
 }
+
+// A Wake that lands while the loop drains the descriptor is never lost.
+// Either it finds a wake-up still pending and writes nothing — the loop
+// reads its queue after the drain, so what the Wake was for is taken
+// then — or it writes, and the next Wait returns. What must not happen
+// is the wake-up flag cleared before the drain: that Wake would write,
+// the drain would swallow it, and the flag would stay set with nothing
+// to read, so every later Wake would write nothing and the loop would
+// never be woken again.
+func TestWakeDuringTheDrainIsNotLost(t *testing.T) {
+	w, err := newWaker()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.close()
+	if err := w.wake(); err != nil {
+		t.Fatal(err)
+	}
+	woke := false
+	drainReading = func() {
+		if !woke {
+			woke = true
+			if err := w.wake(); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	err = w.drain()
+	drainReading = nil
+	if err != nil || !woke {
+		t.Fatalf("drain: %v; the hook ran: %v", err, woke)
+	}
+	// Whatever the racing Wake did, a Wake now must leave the descriptor
+	// readable: the poller would see it.
+	if err := w.wake(); err != nil {
+		t.Fatal(err)
+	}
+	fds := []unix.PollFd{{Fd: int32(w.readFD()), Events: unix.POLLIN}}
+	if n, err := unix.Poll(fds, 0); err != nil || n != 1 {
+		t.Fatalf("after a drain that a Wake raced with, a Wake left nothing to read (%d, %v): wake-ups are lost for good", n, err)
+	}
+}

@@ -15,6 +15,7 @@ import (
 func Example() {
 	l, _ := loop.New(nil)
 	defer l.Close()
+	defer time.AfterFunc(10*time.Second, func() { l.CallSoonThreadsafe(l.Stop) }).Stop() // a broken loop fails the example, not hangs it
 	greeting, err := task.Run(l, func(y task.Yield) (string, error) {
 		f := future.New[string](l)
 		l.CallLater(10*time.Millisecond, func() { f.SetResult("hello from a timer") })
@@ -27,6 +28,7 @@ func Example() {
 func ExampleSleep() {
 	l, _ := loop.New(nil)
 	defer l.Close()
+	defer time.AfterFunc(10*time.Second, func() { l.CallSoonThreadsafe(l.Stop) }).Stop() // a broken loop fails the example, not hangs it
 	start := time.Now()
 	task.Run(l, func(y task.Yield) (int, error) {
 		return 0, task.Sleep(y, 50*time.Millisecond)
@@ -40,6 +42,7 @@ func ExampleSleep() {
 func ExampleSemaphore() {
 	l, _ := loop.New(nil)
 	defer l.Close()
+	defer time.AfterFunc(10*time.Second, func() { l.CallSoonThreadsafe(l.Stop) }).Stop() // a broken loop fails the example, not hangs it
 	sem := task.NewSemaphore(10)
 	inFlight, peak := 0, 0
 	request := func(y task.Yield) (int, error) {
@@ -72,6 +75,7 @@ func ExampleSemaphore() {
 func ExampleGather() {
 	l, _ := loop.New(nil)
 	defer l.Close()
+	defer time.AfterFunc(10*time.Second, func() { l.CallSoonThreadsafe(l.Stop) }).Stop() // a broken loop fails the example, not hangs it
 	fetch := func(name string, fail bool) func(task.Yield) (string, error) {
 		return func(y task.Yield) (string, error) {
 			if fail {
@@ -99,6 +103,7 @@ func ExampleGather() {
 func ExampleWaitFor() {
 	l, _ := loop.New(nil)
 	defer l.Close()
+	defer time.AfterFunc(10*time.Second, func() { l.CallSoonThreadsafe(l.Stop) }).Stop() // a broken loop fails the example, not hangs it
 	_, err := task.Run(l, func(y task.Yield) (int, error) {
 		slow := task.Spawn(l, func(y task.Yield) (int, error) {
 			defer fmt.Println("slow: cleaned up")
@@ -116,6 +121,7 @@ func ExampleWaitFor() {
 func ExampleLock() {
 	l, _ := loop.New(nil)
 	defer l.Close()
+	defer time.AfterFunc(10*time.Second, func() { l.CallSoonThreadsafe(l.Stop) }).Stop() // a broken loop fails the example, not hangs it
 	lock := task.NewLock()
 	var log []string
 	worker := func(name string) func(task.Yield) (int, error) {
@@ -141,6 +147,7 @@ func ExampleLock() {
 func ExampleEvent() {
 	l, _ := loop.New(nil)
 	defer l.Close()
+	defer time.AfterFunc(10*time.Second, func() { l.CallSoonThreadsafe(l.Stop) }).Stop() // a broken loop fails the example, not hangs it
 	var ready task.Event
 	waiter := func(y task.Yield) (string, error) {
 		err := ready.Wait(y)
@@ -159,6 +166,7 @@ func ExampleEvent() {
 func ExampleQueue() {
 	l, _ := loop.New(nil)
 	defer l.Close()
+	defer time.AfterFunc(10*time.Second, func() { l.CallSoonThreadsafe(l.Stop) }).Stop() // a broken loop fails the example, not hangs it
 	q := task.NewQueue[string](0)
 	for _, u := range []string{"/", "/a", "/b"} {
 		q.PutNowait(u)

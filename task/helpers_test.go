@@ -47,12 +47,18 @@ func runLoop(t *testing.T, l *loop.Loop) {
 }
 
 // guard stops the loop and fails the test if the run is not over in 10 s.
-// It is a timer of the Go runtime, not of the loop: it works when the
-// loop's own timers are what broke. Call the result when the run is over.
+// It is a timer of the Go runtime, which works when the loop's own timers
+// are what broke, and a timer of the loop's, which works when what broke
+// is the wake-up that the first needs. Call it on the loop's goroutine
+// before the run, and the result when the run is over.
 func guard(t *testing.T, l *loop.Loop) (disarm func()) {
 	g := time.AfterFunc(10*time.Second, func() {
 		t.Error("hung: the run was not over after 10 s")
 		l.CallSoonThreadsafe(l.Stop)
 	})
-	return func() { g.Stop() }
+	lt := l.CallLater(11*time.Second, func() {
+		t.Error("hung: the run was not over after 11 s, and CallSoonThreadsafe did not wake the loop")
+		l.Stop()
+	})
+	return func() { g.Stop(); lt.Cancel() }
 }

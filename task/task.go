@@ -231,9 +231,10 @@ func (t *Task[T]) stopOnClose() {
 }
 
 // Cancel asks the task to stop. The Await it is suspended in returns an
-// error matching future.ErrCancelled (if it awaits another task, that task
-// is cancelled too); the body may clean up and return it, or handle it and
-// go on. Called while the body runs (a task cancelling itself, or being
+// error matching future.ErrCancelled; the body may clean up and return it,
+// or handle it and go on. If it awaits another task, the cancellation is
+// handed down to that task, and the Await returns what that task returns:
+// ErrCancelled, unless it handled the cancellation and carried on. Called while the body runs (a task cancelling itself, or being
 // cancelled by a task it awaits), Cancel reaches the body's next Await at
 // once: the future awaited there is cancelled. A task cancelled before its
 // first step never runs its body, and one whose body returns before it

@@ -28,6 +28,7 @@ import (
 
 	"loopkit/crawler"
 	"loopkit/crawler/fleet"
+	"loopkit/internal/printable"
 	"loopkit/site"
 )
 
@@ -141,7 +142,7 @@ func plural(n int, word string) string {
 // are the crawler's to write (Config.Output), in batches off the loop.
 func setOutput(o *options, stderr io.Writer) {
 	if o.verbose > 0 {
-		o.cfg.OnRecord = func(r *crawler.Record) { fmt.Fprintln(stderr, describe(r)) }
+		o.cfg.OnRecord = func(r *crawler.Record) { fmt.Fprintln(stderr, printable.Escape(describe(r))) } // a server's words, made harmless
 		o.cfg.OnDisallowed = func(url string) { fmt.Fprintf(stderr, "%s disallowed by robots.txt\n", url) }
 	}
 }

@@ -211,9 +211,11 @@ func TestCancellingTheTaskAbortsTheRequest(t *testing.T) {
 	l, c := onLoop(t, http1.Options{})
 	tk := task.Spawn(l, func(y task.Yield) (*http1.Reply, error) { return c.Get(y, url) })
 	l.CallLater(50*time.Millisecond, func() { tk.Cancel() })
+	guard := l.CallLater(30*time.Second, func() { t.Error("hung"); l.Stop() })
 	if err := l.RunUntilComplete(tk); err != nil {
 		t.Fatal(err)
 	}
+	guard.Cancel()
 	if !errors.Is(tk.Err(), future.ErrCancelled) {
 		t.Fatalf("got %v", tk.Err())
 	}

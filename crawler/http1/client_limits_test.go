@@ -27,11 +27,16 @@ func TestHeadDribbledAByteAtATimeHitsTheHeaderTimeout(t *testing.T) {
 			}
 		}
 	})
-	l, c := onLoop(t, http1.Options{ReadTimeout: time.Second, HeaderTimeout: 300 * time.Millisecond})
-	_, err := get(t, l, c, url)
-	var te *http1.TimeoutError
-	if !errors.As(err, &te) || te.Phase != "header" || te.After != 300*time.Millisecond {
-		t.Fatalf("got %v, want a header timeout", err)
+	for _, opts := range []http1.Options{
+		{ReadTimeout: time.Second, HeaderTimeout: 300 * time.Millisecond},
+		{ReadTimeout: 300 * time.Millisecond}, // the header timeout defaults to the read timeout
+	} {
+		l, c := onLoop(t, opts)
+		_, err := get(t, l, c, url)
+		var te *http1.TimeoutError
+		if !errors.As(err, &te) || te.Phase != "header" || te.After != 300*time.Millisecond {
+			t.Fatalf("%+v: got %v, want a header timeout after 300ms", opts, err)
+		}
 	}
 }
 

@@ -155,9 +155,10 @@ func (c *conn) finish(extraBytes bool) {
 		c.loop.RemoveWriter(c.fd)
 		c.writerOn = false
 	}
-	// Extra bytes after the response, or a request the server answered
-	// before reading all of it, leave the connection out of step.
-	reusable := !resp.Close && !extraBytes && c.sent == len(c.out) && !c.pool.client.closed
+	// Extra bytes after the response (over TLS, in any record that came
+	// with it: see settled), or a request the server answered before
+	// reading all of it, leave the connection out of step.
+	reusable := !resp.Close && !extraBytes && c.sent == len(c.out) && !c.pool.client.closed && c.settled()
 	if reusable {
 		c.pool.release(c)
 	} else {

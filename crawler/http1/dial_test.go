@@ -85,16 +85,24 @@ func okServer(t *testing.T) *countingServer {
 }
 
 // Addresses are tried with the families interleaved, starting with the
-// resolver's first choice; when all fail, the last error is the answer.
+// family of the resolver's first choice, whichever it is, and keeping the
+// resolver's order within each family; when all fail, the last error is
+// the answer.
 func TestAddressFamiliesAreInterleaved(t *testing.T) {
 	srv := okServer(t)
-	l, c, n, url := dualStack(t, http1.Options{}, -1, srv.URL, []netip.Addr{v6a, v6b, v4a, v4b})
-	_, err := get(t, l, c, url)
-	if err == nil || !strings.Contains(err.Error(), "connection refused") {
-		t.Fatalf("every address refused: %v", err)
-	}
-	if want := []netip.Addr{v6a, v4a, v6b, v4b}; !slices.Equal(n.tried, want) {
-		t.Fatalf("tried %v, want %v", n.tried, want)
+	for _, tc := range []struct{ resolved, want []netip.Addr }{
+		{[]netip.Addr{v6a, v6b, v4a, v4b}, []netip.Addr{v6a, v4a, v6b, v4b}},
+		{[]netip.Addr{v4b, v6b, v6a, v4a}, []netip.Addr{v4b, v6b, v4a, v6a}},
+		{[]netip.Addr{v4a, v4b, v6a}, []netip.Addr{v4a, v6a, v4b}},
+	} {
+		l, c, n, url := dualStack(t, http1.Options{}, -1, srv.URL, tc.resolved)
+		_, err := get(t, l, c, url)
+		if err == nil || !strings.Contains(err.Error(), "connection refused") {
+			t.Fatalf("every address refused: %v", err)
+		}
+		if !slices.Equal(n.tried, tc.want) {
+			t.Fatalf("resolved %v, tried %v, want %v", tc.resolved, n.tried, tc.want)
+		}
 	}
 }
 
@@ -185,5 +193,33 @@ func TestLosingConnectionIsClosed(t *testing.T) {
 	waitUntil(t, l, "the server sees the losing connection close", func() bool { return srv.closed.Load() == 1 })
 	if accepted, open := srv.conns.Load(), c.OpenConns(); accepted != 2 || open != 1 {
 		t.Fatalf("server accepted %d connections, client has %d open; want 2 and 1", accepted, open)
+	}
+}
+
+// The last address failing is not the end while an earlier one is still
+// trying: a slow first address that connects after the second was
+// refused wins, instead of the request failing with the refusal.
+func TestASlowAddressStillWinsAfterTheNextIsRefused(t *testing.T) {
+	srv := okServer(t)
+	l, c, n, url := dualStack(t, http1.Options{}, 20*time.Millisecond, srv.URL, []netip.Addr{v6a, v4a})
+	n.blackHole(v6a) // answers late, below; v4a is refused
+	n.onDial = func(a netip.Addr) {
+		if a != v6a {
+			return
+		}
+		l.CallLater(200*time.Millisecond, func() {
+			l.SockConnect(n.server).AddDoneCallback(func(f *future.Future[int]) {
+				if fd, err := f.Result(); err == nil && !n.pending[v6a].Done() {
+					n.pending[v6a].SetResult(fd)
+				}
+			})
+		})
+	}
+	r, err := get(t, l, c, url)
+	if err != nil {
+		t.Fatalf("got %v; want the slow address to win", err)
+	}
+	if !slices.Equal(n.tried, []netip.Addr{v6a, v4a}) || r.Timings.Connect < 200*time.Millisecond {
+		t.Fatalf("tried %v, connected after %v", n.tried, r.Timings.Connect)
 	}
 }

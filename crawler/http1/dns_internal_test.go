@@ -1,9 +1,11 @@
 package http1
 
 import (
+	"net/netip"
 	"testing"
 	"time"
 
+	"loopkit/future"
 	"loopkit/loop"
 )
 
@@ -15,6 +17,9 @@ func TestDNSCacheMergesAndExpires(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
+	// A runtime timer, so that a broken loop fails the test, not hangs it.
+	hung := time.AfterFunc(30*time.Second, func() { t.Error("hung"); l.CallSoonThreadsafe(l.Stop) })
+	defer hung.Stop()
 	d := newDNSCache(l, 50*time.Millisecond)
 	first := d.resolve("localhost")
 	if second := d.resolve("localhost"); second != first {
@@ -38,5 +43,35 @@ func TestDNSCacheMergesAndExpires(t *testing.T) {
 	l.Run()
 	if d.resolve("no-such-host.invalid") == failed {
 		t.Fatal("a failed lookup was cached")
+	}
+}
+
+// The cache goes on sweeping while it holds entries: a name looked up
+// half a TTL after another expires half a TTL after the first sweep, and
+// is gone after the second. ("LocalHost" is another name for the cache,
+// and the same host for the resolver.)
+func TestDNSCacheSweepsUntilEmpty(t *testing.T) {
+	l, err := loop.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	hung := time.AfterFunc(30*time.Second, func() { t.Error("hung"); l.CallSoonThreadsafe(l.Stop) })
+	defer hung.Stop()
+	const ttl = 50 * time.Millisecond
+	d := newDNSCache(l, ttl)
+	first := d.resolve("localhost")
+	if err := l.RunUntilComplete(first); err != nil || first.Err() != nil {
+		t.Fatalf("resolving localhost: %v %v", err, first.Err())
+	}
+	var second *future.Future[[]netip.Addr]
+	l.CallLater(ttl/2, func() { second = d.resolve("LocalHost") })
+	l.CallLater(3*ttl, l.Stop)
+	l.Run()
+	if second == nil || second.Err() != nil {
+		t.Fatalf("resolving LocalHost: %v", second)
+	}
+	if n := len(d.entries); n != 0 {
+		t.Fatalf("%d entries left three TTLs later, want none", n)
 	}
 }

@@ -70,6 +70,10 @@
 // by an attacker). What it does accept beyond the letter of RFC 9112, and
 // why:
 //
+//   - empty elements in comma-separated lists ("gzip, , br"), which RFC
+//     9110 §5.6.1 asks a recipient to skip — except in Transfer-Encoding,
+//     where ", chunked" is refused as Go's net/http refuses it: that field
+//     decides where the message ends;
 //   - a bare LF ending the status line, a header field or a trailer field:
 //     RFC 9112 §2.2 lets a recipient accept it (not in chunk framing, which
 //     §7.1 defines with CRLF only);

@@ -16,7 +16,7 @@ var (
 	// a broken chunk or gzip stream).
 	ErrProtocol = errors.New("http1: protocol error")
 	// ErrHeaderTooLarge: a field section (the head, or the trailers) grew
-	// past Limits.MaxHeaderBytes.
+	// past Limits.MaxHeaderBytes, or held more than Limits.MaxHeaderFields.
 	ErrHeaderTooLarge = errors.New("http1: header too large")
 	// ErrBodyTooLarge: the body, on the wire or after decompression, grew
 	// past Limits.MaxBodyBytes. The parser stops instead of truncating: a

@@ -188,9 +188,10 @@ func contentCodings(h Header) (gunzips int, err error) {
 // come last, and whether it does decides how the body ends; gzip layers
 // under it are undone at the end like a Content-Encoding.
 func transferCodings(h Header) (chunked bool, gunzips int, err error) {
-	seen := false
+	if err := checkTransferEncodingList(h); err != nil {
+		return false, 0, err
+	}
 	for coding := range h.elements("Transfer-Encoding") {
-		seen = true
 		switch {
 		case chunked:
 			return false, 0, errorf(ErrProtocol, "Transfer-Encoding %s after chunked", quote(coding))
@@ -202,10 +203,31 @@ func transferCodings(h Header) (chunked bool, gunzips int, err error) {
 			return false, 0, errorf(ErrUnsupportedCoding, "unsupported Transfer-Encoding %s", quote(coding))
 		}
 	}
-	if !seen {
-		// An empty Transfer-Encoding still overrides Content-Length for
-		// a parser that goes by presence; refuse to guess.
-		return false, 0, errorf(ErrProtocol, "empty Transfer-Encoding")
-	}
 	return chunked, gunzips, nil
+}
+
+// checkTransferEncodingList refuses a Transfer-Encoding with nothing in
+// it, or with an empty element (", chunked"). RFC 9110 §5.6.1 asks
+// recipients to skip empty list elements, and elements does, for every
+// other field. This one decides where the message ends, and there two
+// parsers of the same bytes must not disagree: Go's net/http refuses
+// both, and an empty Transfer-Encoding still overrides Content-Length for
+// a parser that goes by presence. So the client refuses to guess.
+func checkTransferEncodingList(h Header) error {
+	for _, f := range h {
+		if !strings.EqualFold(f.Name, "Transfer-Encoding") {
+			continue
+		}
+		if trimOWS(f.Value) == "" {
+			return errorf(ErrProtocol, "empty Transfer-Encoding")
+		}
+		for rest, more := f.Value, true; more; {
+			var elem string
+			elem, rest, more = strings.Cut(rest, ",")
+			if trimOWS(elem) == "" {
+				return errorf(ErrProtocol, "empty element in Transfer-Encoding %s", quote(f.Value))
+			}
+		}
+	}
+	return nil
 }

@@ -97,11 +97,14 @@ func (p *Parser) readHead(b []byte) (int, error) {
 	}
 	statusLine, fields := nextLine(s)
 	// Each field takes one line, the last line is the empty one.
-	r := newResponse(strings.Count(fields, "\n") - 1)
+	// Each field takes one line, the last line is the empty one; room is
+	// made for no more than the field limit allows, so a flood of tiny
+	// fields cannot reserve more than that before it is counted.
+	r := newResponse(min(strings.Count(fields, "\n")-1, p.lim.MaxHeaderFields))
 	if err := parseStatusLine(statusLine, r); err != nil {
 		return n, err
 	}
-	r.Header, err = parseFields(fields, r.Header)
+	r.Header, err = parseFields(fields, r.Header, p.lim.MaxHeaderFields)
 	if err != nil {
 		return n, err
 	}
@@ -195,7 +198,7 @@ func (p *Parser) readTrailer(b []byte) (int, error) {
 		if err := checkSection(s); err != nil {
 			return n, err
 		}
-		if p.resp.Trailer, err = parseFields(s, nil); err != nil {
+		if p.resp.Trailer, err = parseFields(s, nil, p.lim.MaxHeaderFields); err != nil {
 			return n, err
 		}
 	}

@@ -143,9 +143,9 @@ func nextLine(s string) (line, rest string) {
 }
 
 // parseFields parses the field lines of a complete section, up to and
-// including the empty line that ends it, appending them to h. The caller
-// has run checkSection over s.
-func parseFields(s string, h Header) (Header, error) {
+// including the empty line that ends it, into h (empty), at most limit
+// of them. The caller has run checkSection over s.
+func parseFields(s string, h Header, limit int) (Header, error) {
 	for s != "" {
 		var line string
 		line, s = nextLine(s)
@@ -180,6 +180,9 @@ func parseFields(s string, h Header) (Header, error) {
 		// that keep it disagree on which field this is.
 		if !isToken(name) {
 			return nil, errorf(ErrProtocol, "invalid header name %s", quote(name))
+		}
+		if len(h) == limit {
+			return nil, errorf(ErrHeaderTooLarge, "more than %d header fields", limit)
 		}
 		h = append(h, Field{Name: name, Value: trimOWS(value)})
 	}

@@ -71,6 +71,12 @@ var validCases = []validCase{
 			Header: hdr{{"X-Long", "part one part two three"}, {"Content-Length", "0"}}, ContentLength: 0},
 	},
 	{
+		name: "obs-fold after an empty value: no leading space, empty folds add nothing",
+		in:   "HTTP/1.1 200 OK\r\nX-Empty:\r\n  folded\r\n \r\nContent-Length: 0\r\n\r\n",
+		want: http1.Response{Proto: "HTTP/1.1", StatusCode: 200, Reason: "OK",
+			Header: hdr{{"X-Empty", "folded"}, {"Content-Length", "0"}}, ContentLength: 0},
+	},
+	{
 		name: "HTTP/1.0 body delimited by close, completed by CloseInput",
 		in:   "HTTP/1.0 200 OK\r\nServer: old\r\n\r\nall of this until EOF",
 		want: http1.Response{Proto: "HTTP/1.0", StatusCode: 200, Reason: "OK",

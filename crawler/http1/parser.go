@@ -4,8 +4,9 @@ import "fmt"
 
 // Default limits, used where a Limits field is zero or negative.
 const (
-	DefaultMaxHeaderBytes       = 64 << 10
-	DefaultMaxBodyBytes   int64 = 10 << 20
+	DefaultMaxHeaderBytes        = 64 << 10
+	DefaultMaxHeaderFields       = 256
+	DefaultMaxBodyBytes    int64 = 10 << 20
 )
 
 // Limits bound what one response may cost. A crawler talks to servers it
@@ -16,6 +17,11 @@ type Limits struct {
 	// headers, and separately the trailers of a chunked body. Line endings
 	// count.
 	MaxHeaderBytes int
+	// MaxHeaderFields bounds the number of fields in each section. Within
+	// MaxHeaderBytes a server could send twenty thousand one-letter
+	// fields, each a Field to keep and a string to compare on every
+	// lookup; real responses have a few dozen.
+	MaxHeaderFields int
 	// MaxBodyBytes bounds what is read after the head — the body, and for
 	// a chunked body its framing too: chunk sizes, extensions, line ends
 	// and trailers — and again the body after gzip decompression, so a
@@ -26,6 +32,9 @@ type Limits struct {
 func (l Limits) withDefaults() Limits {
 	if l.MaxHeaderBytes <= 0 {
 		l.MaxHeaderBytes = DefaultMaxHeaderBytes
+	}
+	if l.MaxHeaderFields <= 0 {
+		l.MaxHeaderFields = DefaultMaxHeaderFields
 	}
 	if l.MaxBodyBytes <= 0 {
 		l.MaxBodyBytes = DefaultMaxBodyBytes

@@ -151,6 +151,76 @@ func TestLimitsAreInclusive(t *testing.T) {
 	}
 }
 
+// The field count is inclusive too, for the head and the trailers alike,
+// and a field continued on the next line (obs-fold) is one field.
+func TestFieldCountLimitIsInclusive(t *testing.T) {
+	fields := func(n int) string { return strings.Repeat("A: b\r\n", n) }
+	for name, limit := range map[string]int{"default": http1.DefaultMaxHeaderFields, "set": 5} {
+		lim := http1.Limits{}
+		if name == "set" {
+			lim.MaxHeaderFields = limit
+		}
+		for _, where := range []string{"head", "trailer"} {
+			in := func(n int) string {
+				if where == "head" {
+					return okStatus + fields(n) + "Content-Length: 0\r\n\r\n"
+				}
+				return okStatus + "Transfer-Encoding: chunked\r\n\r\n0\r\n" + fields(n) + "\r\n"
+			}
+			// The head's framing field is one of its fields.
+			n := limit
+			if where == "head" {
+				n--
+			}
+			got := parsePieces("GET", lim, oneRead(in(n)))
+			if got.err != nil {
+				t.Errorf("%s limit, %s: exactly %d fields: %v", name, where, limit, got.err)
+			}
+			if got := parsePieces("GET", lim, oneRead(in(n+1))); !errors.Is(got.err, http1.ErrHeaderTooLarge) {
+				t.Errorf("%s limit, %s: %d fields: %v, want ErrHeaderTooLarge", name, where, limit+1, got.err)
+			}
+		}
+	}
+	folded := okStatus + "A: 1\r\n  more\r\n  and more\r\nContent-Length: 0\r\n\r\n"
+	if got := parsePieces("GET", http1.Limits{MaxHeaderFields: 2}, oneRead(folded)); got.err != nil || got.resp.Header.Get("A") != "1 more and more" {
+		t.Errorf("two fields over four lines, limit 2: %v", got.err)
+	}
+}
+
+// Told to truncate, a parser cuts a chunked body whose framing alone (a
+// chunk extension that goes on and on) passes the limit, as it cuts one
+// whose data does: what came before is kept, and the response is marked.
+func TestTruncationCountsChunkFraming(t *testing.T) {
+	in := okStatus + "Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n1;" + strings.Repeat("e", 60) + "\r\nx\r\n0\r\n\r\n"
+	p := http1.NewParser("GET", http1.Limits{})
+	p.LimitBody(40, true)
+	if _, err := p.Feed([]byte(in)); err != nil || !p.Done() {
+		t.Fatalf("Feed: %v, done %v", err, p.Done())
+	}
+	if r := p.Response(); !r.Truncated || !r.Close || string(r.Body) != "hello" {
+		t.Fatalf("got %s, want the first chunk, marked truncated", describe(r))
+	}
+}
+
+// A flood of tiny fields costs what the field limit allows, not what the
+// byte limit would: 16 000 one-letter fields fit in 64 KiB, and space for
+// all of them (half a MiB) is not reserved before the count is checked.
+func TestFieldFloodCostsAtMostTheFieldLimit(t *testing.T) {
+	flood := okStatus + strings.Repeat("a:\n", 16000) + "\n"
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := http1.NewParser("GET", http1.Limits{}).Feed([]byte(flood))
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, http1.ErrHeaderTooLarge) {
+		t.Fatalf("got %v, want ErrHeaderTooLarge", err)
+	}
+	// The head itself, twice (the read and the strings), and 256 fields.
+	if got := after.TotalAlloc - before.TotalAlloc; got > 256<<10 {
+		t.Fatalf("parsing the flood allocated %d KiB", got>>10)
+	}
+}
+
 // A gzip bomb costs at most the limit: decompression stops one byte past
 // it, instead of inflating all of the body and refusing it afterwards.
 // 32 MiB of zeros compress to 32 KiB; with a 1 MiB limit the parse may

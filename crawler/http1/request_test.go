@@ -30,6 +30,9 @@ func TestParseTarget(t *testing.T) {
 		{"http://example.com/%7Efoo/a%2Fb?x=%41+b", http1.Target{Scheme: "http", Host: "example.com", Hostname: "example.com", Port: 80, RequestURI: "/%7Efoo/a%2Fb?x=%41+b"}},
 		{"http://example.com/a b/ü?q=a b&r=ü&s=\"<>\"&t=%zz&u=%", http1.Target{Scheme: "http", Host: "example.com", Hostname: "example.com", Port: 80,
 			RequestURI: "/a%20b/%C3%BC?q=a%20b&r=%C3%BC&s=%22%3C%3E%22&t=%25zz&u=%25"}},
+		// Half an escape at the very end: the "%" is escaped, and nothing
+		// is read past the end.
+		{"http://example.com/?a=%4", http1.Target{Scheme: "http", Host: "example.com", Hostname: "example.com", Port: 80, RequestURI: "/?a=%254"}},
 		// "?" with nothing after it is kept: it can matter to the server.
 		{"http://example.com/p?", http1.Target{Scheme: "http", Host: "example.com", Hostname: "example.com", Port: 80, RequestURI: "/p?"}},
 		{"http://example.com?q", http1.Target{Scheme: "http", Host: "example.com", Hostname: "example.com", Port: 80, RequestURI: "/?q"}},

@@ -39,7 +39,7 @@ func (c *conn) drain(buf []byte, n int, err error) {
 		c.close()
 	case c.parser.Done():
 		c.draining = false
-		if resp := c.parser.Response(); resp.Close || used < n || c.pool.client.closed {
+		if resp := c.parser.Response(); resp.Close || used < n || c.pool.client.closed || !c.settled() {
 			c.close()
 		} else {
 			c.pool.release(c)

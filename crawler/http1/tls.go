@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/netip"
 
+	"loopkit/internal/printable"
 	"loopkit/loop"
 	"loopkit/netpoll"
 )
@@ -171,6 +172,26 @@ func (c *conn) readTLS() {
 	}
 }
 
+// settled reports whether a connection whose response has just ended
+// holds nothing more, so that it may carry another request. On plain
+// HTTP the parser sees each read whole and says what was left over. Over
+// TLS it sees one record at a time, and the rest of the read waits in the
+// bridge and in crypto/tls. So it is decrypted now, before the connection
+// is handed on: everything read from the socket must be accounted for.
+// Data no request asked for closes the connection, as extra bytes do on
+// plain HTTP — handed on, a server's reply sent out of turn would be read
+// as the next request's. So do an alert, and a record that has only
+// partly arrived, which cannot be judged yet. Records that carry no data
+// (a TLS 1.3 session ticket) are read and change nothing; what crypto/tls
+// writes in reply (a KeyUpdate's) goes out ahead of the next request.
+func (c *conn) settled() bool {
+	if c.tls == nil {
+		return true
+	}
+	n, err := c.tls.conn.Read(c.pool.client.plainBuf())
+	return n == 0 && err == errWouldBlock && c.tls.bridge.wholeRecords()
+}
+
 // seal encrypts a request head, and returns what to send for it.
 func (c *conn) seal(head []byte) ([]byte, error) {
 	if _, err := c.tls.conn.Write(head); err != nil {
@@ -205,8 +226,11 @@ type TLSError struct {
 	Err  error
 }
 
+// Error says which host, and why as crypto/tls and crypto/x509 put it —
+// escaped, since their words quote the server's certificate ("valid for
+// <its names>"), which may hold any bytes the server chose.
 func (e *TLSError) Error() string {
-	return "http1: TLS handshake with " + e.Host + ": " + e.Err.Error()
+	return "http1: TLS handshake with " + e.Host + ": " + printable.Escape(e.Err.Error())
 }
 
 func (e *TLSError) Unwrap() error { return e.Err }

@@ -36,6 +36,7 @@ type bridge struct {
 	wantSend  func() // asks the loop to send out; set during the handshake
 	sendAsked bool   // wantSend called, out not taken yet
 	gaveEOF   bool   // Read has returned io.EOF to crypto/tls
+	records   recordFraming
 	peer      net.Addr
 }
 
@@ -65,6 +66,7 @@ func (wouldBlock) Temporary() bool { return true }
 func (b *bridge) feed(data []byte, err error) {
 	b.mu.Lock()
 	b.in = append(b.in, data...)
+	b.records.feed(data)
 	if err != nil && b.inEnd == nil {
 		b.inEnd = err
 	}
@@ -77,6 +79,14 @@ func (b *bridge) buffered() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return len(b.in)
+}
+
+// wholeRecords reports whether the input fed so far ends where a TLS
+// record ends: no record has only partly arrived.
+func (b *bridge) wholeRecords() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.records.atBoundary()
 }
 
 // take returns what crypto/tls wrote since the last take.
@@ -160,6 +170,37 @@ func (b *bridge) Close() error {
 	b.cond.Broadcast()
 	return nil
 }
+
+// recordFraming follows the TLS record layer in the input (RFC 8446 §5.1,
+// the same in TLS 1.2): each record is a 5-byte header, whose last two
+// bytes give the length of the fragment that follows. It only counts;
+// crypto/tls does the reading. The loop needs it because crypto/tls keeps
+// a partly arrived record in a buffer of its own, and says nothing of it.
+type recordFraming struct {
+	header [5]byte
+	have   int // bytes of the current header seen
+	left   int // bytes of the current fragment still to come
+}
+
+func (f *recordFraming) feed(data []byte) {
+	for len(data) > 0 {
+		if f.left > 0 {
+			n := min(f.left, len(data))
+			f.left -= n
+			data = data[n:]
+			continue
+		}
+		n := copy(f.header[f.have:], data)
+		f.have += n
+		data = data[n:]
+		if f.have == len(f.header) {
+			f.left = int(f.header[3])<<8 | int(f.header[4])
+			f.have = 0
+		}
+	}
+}
+
+func (f *recordFraming) atBoundary() bool { return f.have == 0 && f.left == 0 }
 
 // The rest of net.Conn. Deadlines are the loop's timers' business, so
 // crypto/tls setting one (it does, around close_notify) changes nothing.
