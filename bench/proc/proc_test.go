@@ -102,7 +102,9 @@ func TestGoMemorySeesLiveObjectsAndStacks(t *testing.T) {
 	after := ReadGoMemory()
 	close(stop)
 	runtime.KeepAlive(keep)
-	if grew := after.HeapLive - before.HeapLive; grew < 1000<<10 {
+	// Not exactly 1000 KiB: what the test framework had live before may be
+	// garbage by the second reading (a busy -race run once saw 40 bytes fewer).
+	if grew := after.HeapLive - before.HeapLive; grew < 900<<10 {
 		t.Errorf("live heap grew by %d bytes with 1000 KiB kept", grew)
 	}
 	if grew := after.Stacks - before.Stacks; grew < 100*2<<10 {
