@@ -77,6 +77,12 @@ func (c *Crawler) dispatch() {
 			c.wakeAt(at)
 		case at <= now:
 			c.startWorkers() // a job waits for a worker
+		case len(c.workers) == 0:
+			// No worker yet, and the first job must wait: a Retry-After
+			// replayed from the journal, or inherited with a fleet's
+			// shard. No worker will come back to dispatch, so the timer
+			// must, or the crawl waits forever.
+			c.wakeAt(at)
 		}
 	}
 	c.checkEmpty()
