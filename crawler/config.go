@@ -75,7 +75,8 @@ type Config struct {
 	QueueMemory int
 	// Output, if set, is the JSON Lines file each record is written to,
 	// a line per record, in batches handed to the executor. With State,
-	// it is appended to, and its lines are what is done.
+	// it is appended to, and its lines are what is done; with Shared, it
+	// is appended to (the fleet has settled what it holds).
 	Output string
 	// State, if set, is the state directory of a crawl that survives a
 	// stop (package crawler/journal): run again with the same State, the

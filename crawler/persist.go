@@ -50,9 +50,15 @@ func openStore(cfg Config, notice func(string)) (*store, error) {
 	}
 	if cfg.Output != "" {
 		var err error
-		if s.journal != nil {
+		switch {
+		case s.journal != nil:
 			s.output, err = journal.Resume(cfg.Output, nil) // its whole lines are the pages done: replay reads them
-		} else {
+		case cfg.Shared != nil:
+			// A fleet's process run again on its crawl: its lines are
+			// pages the fleet settled and will not fetch again, so the
+			// file is appended to (a torn last line cut), never truncated.
+			s.output, err = journal.Resume(cfg.Output, nil)
+		default:
 			s.output, err = journal.Create(cfg.Output)
 		}
 		if err != nil {

@@ -99,7 +99,7 @@ func parseFlags(args []string, stdout io.Writer) (*options, []string, error) {
 	lenient := fs.Bool("lenient", false, "crawl hosts of the roots' registrable domains")
 	fs.Var((*count)(&o.verbose), "v", "more output on stderr (repeatable)")
 	fs.BoolVar(&o.quiet, "q", false, "no notices or progress on stderr")
-	fs.StringVar(&c.Output, "o", "", "write one JSON line per fetched URL to `FILE` (with --state, appended to)")
+	fs.StringVar(&c.Output, "o", "", "write one JSON line per fetched URL to `FILE` (with --state or --redis, appended to)")
 	fs.StringVar(&c.State, "state", "", "keep the crawl's state in `DIR`: stopped (Ctrl-C, kill -9), the same command goes on where it was")
 	fs.StringVar(&o.redis, "redis", "", "share the crawl with other processes through the Redis at `URL` (redis://host:port/db): each works the hosts of the shards it leases")
 	fs.StringVar(&o.crawlID, "crawl_id", "", "with --redis: the crawl's `NAME`; processes with the same NAME work on one crawl")

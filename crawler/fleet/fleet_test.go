@@ -1,8 +1,11 @@
 package fleet_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -293,4 +296,42 @@ func TestFleetSurvivesARedisRestart(t *testing.T) {
 		t.Fatalf("after a Redis restart the fleet recorded %d distinct URLs; the site has %d", len(distinct), len(web.want))
 	}
 	t.Logf("%d records for %d URLs", len(all), len(distinct))
+}
+
+// A process run again on its crawl (after a kill -9, say, or once the
+// crawl is over) with the same -o appends to it: the lines it wrote
+// before are pages the fleet has settled, and will not fetch again, so
+// a file truncated would lose them for good.
+func TestFleetProcessRunAgainKeepsItsOutput(t *testing.T) {
+	rds := redistest.Start(t, redistest.Options{})
+	web := newHostsWeb(t, 2, 5, 0)
+	out := filepath.Join(t.TempDir(), "a.jsonl")
+	cfg := crawler.Config{MaxTasks: 4, NoRobots: true, Output: out}
+	lines := func() []string {
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var urls []string
+		for _, line := range strings.Split(string(b), "\n") {
+			if line == "" {
+				continue
+			}
+			var r crawler.Record
+			if err := json.Unmarshal([]byte(line), &r); err != nil {
+				t.Fatalf("a line of -o is not a record: %v", err)
+			}
+			urls = append(urls, r.URL)
+		}
+		slices.Sort(urls)
+		return urls
+	}
+	startMember(t, rds, "again", web.roots, cfg).wait(t)
+	if got := lines(); !slices.Equal(got, web.want) {
+		t.Fatalf("first run: -o holds %d lines, want the site's %d URLs", len(got), len(web.want))
+	}
+	startMember(t, rds, "again", web.roots, cfg).wait(t)
+	if got := lines(); !slices.Equal(got, web.want) {
+		t.Fatalf("run again: -o holds %d lines, want the %d it held", len(got), len(web.want))
+	}
 }
