@@ -427,12 +427,12 @@ func replayInto(crawlers []*Crawler) func(journal.Visitor) journal.Visitor {
 				if d, ok := h.rules.CrawlDelay(); ok {
 					c.front.SetDelay(h.host, min(d, c.cfg.MaxCrawlDelay))
 				}
-				c.front.Open(h.host, time.Until(until), nil)
+				c.front.Open(h.host, c.loop.Time()+time.Until(until), nil) // the frontier keeps loop time
 			},
 			Hold: func(authority string, until time.Time) {
 				c, u := owner("http://" + authority + "/")
 				if c != nil {
-					c.front.HoldUntil(c.host(u).host, time.Until(until))
+					c.front.HoldUntil(c.host(u).host, c.loop.Time()+time.Until(until))
 				}
 			},
 		}
