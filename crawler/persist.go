@@ -36,7 +36,8 @@ type store struct {
 	beforeWrite func() // a test's hook: called on the executor before each batch
 }
 
-// openStore opens the crawl's output and state directory. It runs before
+// openStore opens the crawl's output and state directory (replay, which
+// must follow, starts the fsync every second). It runs before
 // the loops do. The crawlers it serves must have it before replay brings
 // a stopped crawl back: putting a URL back may spill it, through the store.
 func openStore(cfg Config, notice func(string)) (*store, error) {
@@ -69,11 +70,18 @@ func openStore(cfg Config, notice func(string)) (*store, error) {
 			notice(n)
 		}
 	}
+	return s, nil
+}
+
+// startSyncing starts the fsync every second, once replay is over: the
+// replay may rewrite the journal and reopen it, and a sync meanwhile
+// would read the file being replaced (a data race, and an fsync of a
+// closed file on a resume whose replay takes more than a second).
+func (s *store) startSyncing() {
 	if s.journal != nil || s.output != nil {
 		s.synced.Add(1)
 		go s.syncEverySecond()
 	}
-	return s, nil
 }
 
 // replay brings back what a stopped crawl left (resume): apply makes the
@@ -82,6 +90,7 @@ func openStore(cfg Config, notice func(string)) (*store, error) {
 // memory (a million URLs would be 100 MB of strings).
 func (s *store) replay(cfg Config, apply func(journal.Visitor) journal.Visitor, notice func(string)) error {
 	if s.journal == nil {
+		s.startSyncing()
 		return nil
 	}
 	var fromOutput func(func(string)) error
@@ -100,6 +109,7 @@ func (s *store) replay(cfg Config, apply func(journal.Visitor) journal.Visitor, 
 		s.resumed = true
 		notice(fmt.Sprintf("resuming the crawl in %s: %d URLs done, %d to do", cfg.State, sum.Done, sum.ToDo))
 	}
+	s.startSyncing()
 	return nil
 }
 
