@@ -38,7 +38,9 @@
 // second pass hands out every queued URL that is not done, once each, in
 // the order it was found. Seen is then queued ∪ done; to do is queued −
 // done. A torn or corrupt tail is cut at the last whole entry, with a
-// notice; so is a torn last line of the -o file.
+// notice; so is a torn last line of the -o file. A damaged entry with
+// whole ones after it (a damaged disk, not a stop) is skipped with a
+// notice, and the entries after it are kept.
 //
 // # What a stop may cost
 //

@@ -161,6 +161,46 @@ func TestDamagedTailIsCut(t *testing.T) {
 	}
 }
 
+// A damaged entry with whole ones after it is not a torn tail (a stop
+// tears only the end): it is skipped with a notice, the entries after it
+// are kept, and the journal is rewritten without it, so the next start
+// says nothing more. A torn tail after it is still cut.
+func TestDamagedEntryInTheMiddleIsSkipped(t *testing.T) {
+	dir := t.TempDir()
+	j := open(t, dir)
+	replay(t, j, time.Now())
+	damaged := journal.AppendQueued(nil, "http://a.test/2", 1, 10)
+	damaged[2] = '7' // its depth, 1, read as 7: the checksum no longer matches
+	j.Write(journal.AppendQueued(nil, "http://a.test/1", 1, 10))
+	j.Write(damaged)
+	j.Write(journal.AppendQueued(nil, "http://a.test/3", 1, 10))
+	j.Write(journal.AppendDone(nil, "http://a.test/1"))
+	j.Write(journal.AppendQueued(nil, "http://a.test/4", 1, 10)[:9]) // torn
+	j.Close()
+
+	j = open(t, dir)
+	r := replay(t, j, time.Now())
+	if want := []string{"http://a.test/3 1 10"}; !slices.Equal(r.queued, want) {
+		t.Fatalf("to do %v, want %v", r.queued, want)
+	}
+	n := j.Notices()
+	if !slices.ContainsFunc(n, func(s string) bool { return strings.Contains(s, "skipped 1 damaged entries") }) ||
+		!slices.ContainsFunc(n, func(s string) bool { return strings.Contains(s, "after the last whole entry") }) {
+		t.Fatalf("notices %q, want one about the skipped entry and one about the torn tail", n)
+	}
+	j.Close()
+
+	j = open(t, dir)
+	defer j.Close()
+	r = replay(t, j, time.Now())
+	if want := []string{"http://a.test/3 1 10"}; !slices.Equal(r.queued, want) {
+		t.Fatalf("after the rewrite: to do %v, want %v", r.queued, want)
+	}
+	if n := j.Notices(); len(n) != 0 {
+		t.Fatalf("after the rewrite: notices %q, want none", n)
+	}
+}
+
 // A directory holding another crawl is refused, saying how it differs,
 // unless reuse says to go on; then the new settings are kept.
 func TestOtherCrawlIsRefused(t *testing.T) {

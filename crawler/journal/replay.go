@@ -33,7 +33,10 @@ type Summary struct {
 
 // Replay reads the journal and tells v what it holds; done, if not nil,
 // is called first and tells of the URLs the -o file says are done. A
-// damaged tail is cut at the last whole entry. A journal whose dead
+// damaged tail is cut at the last whole entry. A damaged entry with whole
+// ones after it is skipped, said in a notice, and the journal rewritten
+// without it: a stop tears only the end, so that is a damaged disk or an
+// edit, and what the entries after it hold is kept. A journal whose dead
 // entries (done URLs' queue entries, duplicates, old robots.txt) are more
 // than half of it is rewritten with only the live ones. Replay is called
 // once, after Open and before the first Write.
@@ -56,7 +59,7 @@ func (j *Journal) Replay(now time.Time, v Visitor, done func(yield func(url stri
 	}
 	robots := map[string]entry{}
 	holds := map[string]time.Time{}
-	good, err := j.scan(0, func(e entry) {
+	good, skipped, err := j.scan(0, func(e entry) {
 		s.Entries++
 		switch e.kind {
 		case kindDone:
@@ -76,6 +79,10 @@ func (j *Journal) Replay(now time.Time, v Visitor, done func(yield func(url stri
 	if err := j.cutAt(good); err != nil {
 		return s, err
 	}
+	if skipped > 0 {
+		j.notices = append(j.notices, fmt.Sprintf("%s: skipped %d damaged entries with whole ones after them (a damaged disk or an edit: a stop tears only the end); each named a URL that may now be fetched again or, if it was only queued, not crawled",
+			j.path(), skipped))
+	}
 
 	// The second pass hands out what is to do, and writes what is live to
 	// a new journal, kept if it is less than half the old one.
@@ -92,7 +99,7 @@ func (j *Journal) Replay(now time.Time, v Visitor, done func(yield func(url stri
 		line = b // its buffer is reused for the next
 		w.Write(b)
 	}
-	_, err = j.scan(0, func(e entry) { // up to good: the file was cut there
+	_, _, err = j.scan(0, func(e entry) { // up to good: the file was cut there
 		switch e.kind {
 		case kindQueued:
 			if doneSet.Has(e.url) || !queued.Add(e.url) {
@@ -135,7 +142,7 @@ func (j *Journal) Replay(now time.Time, v Visitor, done func(yield func(url stri
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil && live*2 < s.Entries {
+	if err == nil && (live*2 < s.Entries || skipped > 0) {
 		err = j.replaceWith(tmp.Name(), s.Entries, live)
 	} else {
 		os.Remove(tmp.Name())
@@ -147,14 +154,16 @@ func (j *Journal) Replay(now time.Time, v Visitor, done func(yield func(url stri
 }
 
 // scan reads whole entries from offset from, calling fn for each, and
-// returns the offset after the last whole one. It stops at the first
-// damaged entry: a crash can only tear the end of the file.
-func (j *Journal) scan(from int64, fn func(entry)) (good int64, err error) {
+// returns the offset after the last whole one. A damaged line is passed
+// over; skipped counts those that have a whole entry after them, since
+// the damaged lines at the end are a torn tail, which the caller cuts.
+func (j *Journal) scan(from int64, fn func(entry)) (good int64, skipped int, err error) {
 	if _, err := j.f.Seek(from, io.SeekStart); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	r := bufio.NewReaderSize(j.f, 256<<10)
 	good = from
+	offset, damaged := from, 0
 	for {
 		line, err := r.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
@@ -163,17 +172,19 @@ func (j *Journal) scan(from int64, fn func(entry)) (good int64, err error) {
 			line, err = readLong(r, line)
 		}
 		if err == io.EOF {
-			return good, nil // a last line without its newline is torn
+			return good, skipped, nil // a last line without its newline is torn
 		}
 		if err != nil {
-			return good, err
+			return good, skipped, err
 		}
+		offset += int64(len(line))
 		e, perr := parseEntry(line[:len(line)-1])
 		if perr != nil {
-			return good, nil
+			damaged++
+			continue
 		}
 		fn(e)
-		good += int64(len(line))
+		good, skipped, damaged = offset, skipped+damaged, 0
 	}
 }
 
