@@ -437,7 +437,11 @@ func replayInto(crawlers []*Crawler) func(journal.Visitor) journal.Visitor {
 				if d, ok := h.rules.CrawlDelay(); ok {
 					c.front.SetDelay(h.host, min(d, c.cfg.MaxCrawlDelay))
 				}
-				c.front.Open(h.host, c.loop.Time()+time.Until(until), nil) // the frontier keeps loop time
+				// The URLs replayed before this were queued without the rules
+				// (a refused URL stays queued in the journal, never done): the
+				// gate's filter refuses them now, as it did when the robots.txt
+				// first came. The frontier keeps loop time.
+				c.front.Open(h.host, c.loop.Time()+time.Until(until), func(it frontier.Item) bool { return c.robotsAllow(h, it.URL) })
 			},
 			Hold: func(authority string, until time.Time) {
 				c, u := owner("http://" + authority + "/")

@@ -138,3 +138,39 @@ func TestResumeWithinARetryAfterHold(t *testing.T) {
 		t.Errorf("%d URLs in -o, want 4", len(lines))
 	}
 }
+
+// A URL queued before its host's robots.txt was known, and refused by it,
+// is refused again when the crawl starts again: the replayed robots.txt
+// is applied to the URLs replayed before it. (The resumed crawl fetched
+// it: the journal keeps it queued, since a refused URL is not done.)
+func TestResumeKeepsRobotsRulesForWhatWasQueued(t *testing.T) {
+	srv := wirelog.New(t)
+	root := srv.Host("h", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			w.Write([]byte("User-agent: *\nDisallow: /private\n"))
+			return
+		}
+		wirelog.Page(w)
+	}))
+	dir := t.TempDir()
+	cfg := Config{Roots: []string{root + "/", root + "/private/x"}, MaxTasks: 2,
+		State: filepath.Join(dir, "state"), Output: filepath.Join(dir, "out.jsonl")}
+	for run := 1; run <= 2; run++ {
+		c := crawlInternal(t, cfg)
+		if err := c.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if run == 2 && !c.store.resumed {
+			t.Fatal("the second run did not resume")
+		}
+		if got := c.Stats().RobotsDisallowed; got != 1 {
+			t.Errorf("run %d: %d URLs disallowed, want 1 (/private/x)", run, got)
+		}
+	}
+	if n := srv.Count("h", "/private/x"); n != 0 {
+		t.Fatalf("/private/x, disallowed by robots.txt, was fetched %d times over the two runs", n)
+	}
+	if n := srv.Count("h", "/robots.txt"); n != 1 {
+		t.Errorf("robots.txt fetched %d times over the two runs, want 1 (the journal keeps it)", n)
+	}
+}
