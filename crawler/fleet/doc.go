@@ -52,7 +52,8 @@
 // next holder of the shard finds it in the processing list and puts it
 // back at the front of the queue. So no URL is lost, and a URL may be
 // fetched twice: at most what a dead process had taken and not settled,
-// its window. The tally counts duplicates.
+// its window. The tally counts them as put_back, and a page settled twice
+// as a duplicate.
 //
 // # The end
 //

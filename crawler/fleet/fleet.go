@@ -272,7 +272,7 @@ func (f *Fleet) Finish(y task.Yield) {
 		f.opts.Notice("fleet: Redis did not take everything before the end; what was not settled will be fetched again by another process")
 	}
 	for shard, l := range f.held {
-		release.Send(f.client, []string{f.key("lease", shard), f.key("q", shard), f.key("p", shard)}, f.opts.Owner, l.token)
+		release.Send(f.client, []string{f.key("lease", shard), f.key("q", shard), f.key("p", shard), f.prefix + "tally"}, f.opts.Owner, l.token)
 	}
 	f.client.Do(y, "ZREM", f.prefix+"procs", f.opts.Owner)
 	f.held = map[int]*lease{}

@@ -231,7 +231,7 @@ func (f *Fleet) giveBack(shard int) {
 	l := f.held[shard]
 	delete(f.held, shard)
 	f.c.Drop(func(origin string) bool { return f.shardOf(origin+"/") == shard })
-	release.Send(f.client, []string{f.key("lease", shard), f.key("q", shard), f.key("p", shard)}, f.opts.Owner, l.token)
+	release.Send(f.client, []string{f.key("lease", shard), f.key("q", shard), f.key("p", shard), f.prefix + "tally"}, f.opts.Owner, l.token)
 }
 
 // checkEnd ends the crawl when nothing is queued or taken anywhere, and

@@ -29,7 +29,8 @@ return n
 
 // acquire takes the lease of the first free shard among the candidates:
 // a new fencing token, and the entries its last holder took and never
-// settled go back to the front of its queue (at-least-once). KEYS: none
+// settled go back to the front of its queue (at-least-once), counted in
+// the tally as put_back: each may be fetched a second time. KEYS: none
 // (it builds each shard's key names from the prefix). ARGV: the key
 // prefix, owner, ttl in ms, then the candidate shards. Returns {shard,
 // token, entries put back}, or nil if every candidate is held.
@@ -42,6 +43,7 @@ for i = 4, #ARGV do
     redis.call('SET', lease, ARGV[2] .. ' ' .. token, 'PX', ARGV[3])
     local back = 0
     while redis.call('LMOVE', ARGV[1] .. 'p:' .. n, ARGV[1] .. 'q:' .. n, 'RIGHT', 'LEFT') do back = back + 1 end
+    if back > 0 then redis.call('HINCRBY', ARGV[1] .. 'tally', 'put_back', back) end
     return {tonumber(n), token, back}
   end
 end
@@ -93,11 +95,14 @@ return n
 `)
 
 // release gives a lease back: what was taken and not settled goes back to
-// the front of the queue for the next holder. KEYS: lease, queue,
-// processing. ARGV: owner, token.
+// the front of the queue for the next holder, counted as put_back (its
+// requests were cancelled, but one may have reached the server). KEYS:
+// lease, queue, processing, tally. ARGV: owner, token.
 var release = resp.NewScript(`
 if redis.call('GET', KEYS[1]) ~= ARGV[1] .. ' ' .. ARGV[2] then return 0 end
-while redis.call('LMOVE', KEYS[3], KEYS[2], 'RIGHT', 'LEFT') do end
+local back = 0
+while redis.call('LMOVE', KEYS[3], KEYS[2], 'RIGHT', 'LEFT') do back = back + 1 end
+if back > 0 then redis.call('HINCRBY', KEYS[4], 'put_back', back) end
 redis.call('DEL', KEYS[1])
 return 1
 `)
