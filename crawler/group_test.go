@@ -104,8 +104,18 @@ func TestGroupCrawlsWhatOneLoopCrawls(t *testing.T) {
 		if len(slices.Compact(slices.Clone(got))) != len(got) {
 			t.Errorf("%d loops: a URL was crawled twice", n)
 		}
-		if g.HandedOver() == 0 {
-			t.Errorf("%d loops: no link crossed between loops", n)
+		// Servers go to loops by a seeded hash: now and then (one run in
+		// 32 with two loops) every server lands on one loop, and no link
+		// has another loop to go to.
+		spread := map[int]bool{}
+		for _, r := range roots {
+			spread[crawler.LoopOf(r, n)] = true
+		}
+		switch {
+		case len(spread) > 1 && g.HandedOver() == 0:
+			t.Errorf("%d loops: the servers are on %d loops, and no link crossed between them", n, len(spread))
+		case len(spread) == 1 && g.HandedOver() != 0:
+			t.Errorf("%d loops: every server is on one loop, yet %d links crossed", n, g.HandedOver())
 		}
 		if s := g.Stats(); s.Done != len(want) || s.Fetched != len(want) {
 			t.Errorf("%d loops: stats %+v, want %d done and fetched", n, s, len(want))

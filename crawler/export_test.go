@@ -1,0 +1,14 @@
+package crawler
+
+import "net/url"
+
+// LoopOf is the index of the loop of a Group of loops that owns rawURL's
+// server. Servers go to loops by a hash seeded anew in each process, so
+// a test that needs its hosts spread over the loops asks.
+func LoopOf(rawURL string, loops int) int {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		panic(err)
+	}
+	return ownerOf(u, loops)
+}
