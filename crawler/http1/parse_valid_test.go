@@ -3,6 +3,7 @@ package http1_test
 import (
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 
 	"loopkit/crawler/http1"
@@ -152,6 +153,12 @@ var validCases = []validCase{
 	{
 		name: "100 Continue is skipped",
 		in:   "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi",
+		want: http1.Response{Proto: "HTTP/1.1", StatusCode: 200, Reason: "OK",
+			Header: hdr{{"Content-Length", "2"}}, Body: []byte("hi"), ContentLength: 2},
+	},
+	{
+		name: "eight interim responses, the most allowed, then the final one",
+		in:   strings.Repeat("HTTP/1.1 100 Continue\r\n\r\n", 8) + "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi",
 		want: http1.Response{Proto: "HTTP/1.1", StatusCode: 200, Reason: "OK",
 			Header: hdr{{"Content-Length", "2"}}, Body: []byte("hi"), ContentLength: 2},
 	},
