@@ -1,6 +1,7 @@
 package http1
 
 import (
+	"math"
 	"net/netip"
 	"testing"
 	"time"
@@ -73,5 +74,28 @@ func TestDNSCacheSweepsUntilEmpty(t *testing.T) {
 	}
 	if n := len(d.entries); n != 0 {
 		t.Fatalf("%d entries left three TTLs later, want none", n)
+	}
+}
+
+// A TTL too large for the loop's clock keeps an answer for ever, not for
+// no time at all (an expiry that wrapped round into the past).
+func TestDNSCacheTTLTooLargeForTheClockKeeps(t *testing.T) {
+	l, err := loop.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	hung := time.AfterFunc(30*time.Second, func() { t.Error("hung"); l.CallSoonThreadsafe(l.Stop) })
+	defer hung.Stop()
+	d := newDNSCache(l, time.Duration(math.MaxInt64))
+	defer d.close()
+	first := d.resolve("localhost")
+	if err := l.RunUntilComplete(first); err != nil || first.Err() != nil {
+		t.Fatalf("resolving localhost: %v %v", err, first.Err())
+	}
+	l.CallSoon(l.Stop) // one more turn, for the cache's own done callback
+	l.Run()
+	if again := d.resolve("localhost"); again != first {
+		t.Fatal("a lookup with a TTL of for ever was asked again")
 	}
 }
