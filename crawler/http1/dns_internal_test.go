@@ -99,3 +99,31 @@ func TestDNSCacheTTLTooLargeForTheClockKeeps(t *testing.T) {
 		t.Fatal("a lookup with a TTL of for ever was asked again")
 	}
 }
+
+// A closed client leaves no timer of its DNS cache behind: the sweep,
+// armed while the cache holds entries, would wake the loop a TTL later
+// and keep the client alive until then.
+func TestClosedClientStopsTheDNSSweep(t *testing.T) {
+	l, err := loop.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	hung := time.AfterFunc(30*time.Second, func() { t.Error("hung"); l.CallSoonThreadsafe(l.Stop) })
+	defer hung.Stop()
+	c := NewClient(l, Options{})
+	lookup := c.dns.resolve("localhost")
+	if err := l.RunUntilComplete(lookup); err != nil || lookup.Err() != nil {
+		t.Fatalf("resolving localhost: %v %v", err, lookup.Err())
+	}
+	l.CallSoon(l.Stop) // one more turn, for the cache's own done callback
+	l.Run()
+	sweep := c.dns.sweep
+	if sweep == nil {
+		t.Fatal("no sweep armed for a cache with an entry")
+	}
+	c.Close()
+	if sweep.Cancel() {
+		t.Fatal("the DNS cache's sweep was still armed after Close")
+	}
+}
