@@ -305,3 +305,24 @@ func TestACancelledConnectClosesItsSocket(t *testing.T) {
 		}
 	})
 }
+
+// SockClose closes only the loop's own sockets. Given an fd the caller
+// watches with AddReader, it refuses, and leaves the reader in place.
+func TestSockCloseRefusesACallersFD(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		fd, err := netpoll.Socket(loopback)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer netpoll.Close(fd)
+		if err := l.AddReader(fd, func() {}); err != nil {
+			t.Fatal(err)
+		}
+		if err := l.SockClose(fd); err == nil {
+			t.Error("SockClose of a caller's fd: no error")
+		}
+		if !l.RemoveReader(fd) {
+			t.Error("after the refused SockClose, the fd's reader was gone")
+		}
+	})
+}
