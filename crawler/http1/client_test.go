@@ -91,6 +91,23 @@ func TestRequestFieldsGoInOrder(t *testing.T) {
 	}
 }
 
+// A User-Agent that would break a line in the request head (an operator's
+// typo, or a config file someone else wrote) fails every request before
+// anything is dialled: the client checks its own fields once, when it is
+// made, and never sends them unchecked.
+func TestABadUserAgentFailsEveryRequestUnsent(t *testing.T) {
+	srv := newCountingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	l, c := onLoop(t, http1.Options{UserAgent: "bot\r\nX-Injected: 1"})
+	for i := range 2 {
+		if _, err := get(t, l, c, srv.URL); err == nil || !strings.Contains(err.Error(), "control byte") {
+			t.Fatalf("request %d: %v, want the User-Agent refused", i, err)
+		}
+	}
+	if n := srv.conns.Load(); n != 0 {
+		t.Fatalf("the server saw %d connections, want none", n)
+	}
+}
+
 func TestChunkedBody(t *testing.T) {
 	srv := newCountingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		for i := range 5 {

@@ -239,6 +239,13 @@ var validCases = []validCase{
 			Header: hdr{{"Content-Encoding", "gzip"}, {"Transfer-Encoding", "gzip, chunked"}}, Body: []byte("abc"), ContentLength: -1, Decoded: true},
 	},
 	{
+		name: "gzip twice in Content-Encoding: both undone",
+		in:   "HTTP/1.1 200 OK\r\nContent-Encoding: gzip, gzip\r\nContent-Length: " + strconv.Itoa(len(gzipped(gzipped("abc")))) + "\r\n\r\n" + gzipped(gzipped("abc")),
+		want: http1.Response{Proto: "HTTP/1.1", StatusCode: 200, Reason: "OK",
+			Header: hdr{{"Content-Encoding", "gzip, gzip"}, {"Content-Length", strconv.Itoa(len(gzipped(gzipped("abc"))))}}, Body: []byte("abc"),
+			ContentLength: int64(len(gzipped(gzipped("abc")))), Decoded: true},
+	},
+	{
 		name: "identity coding is no coding",
 		in:   "HTTP/1.1 200 OK\r\nContent-Encoding: identity\r\nContent-Length: 2\r\n\r\nhi",
 		want: http1.Response{Proto: "HTTP/1.1", StatusCode: 200, Reason: "OK",
