@@ -221,24 +221,8 @@ func TestEventForClosedAndReusedFDIsDropped(t *testing.T) {
 				l.RemoveReader(fd)
 				victim := victimOf[fd]
 				l.SockClose(victim)
-				// Take fd numbers until the kernel hands out the victim's
-				// (lower free numbers, such as closed listeners, go first).
-				var spare []int
-				newFD := -1
-				for range 16 {
-					fd, err := netpoll.Socket(loopback)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if fd == victim {
-						newFD, reused = fd, true
-						break
-					}
-					spare = append(spare, fd)
-				}
-				for _, fd := range spare {
-					netpoll.Close(fd)
-				}
+				var newFD int
+				newFD, reused = takeFDNumber(t, victim)
 				if !reused {
 					l.Stop()
 					return
