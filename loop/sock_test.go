@@ -221,24 +221,8 @@ func TestEventForClosedAndReusedFDIsDropped(t *testing.T) {
 				l.RemoveReader(fd)
 				victim := victimOf[fd]
 				l.SockClose(victim)
-				// Take fd numbers until the kernel hands out the victim's
-				// (lower free numbers, such as closed listeners, go first).
-				var spare []int
-				newFD := -1
-				for range 16 {
-					fd, err := netpoll.Socket(loopback)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if fd == victim {
-						newFD, reused = fd, true
-						break
-					}
-					spare = append(spare, fd)
-				}
-				for _, fd := range spare {
-					netpoll.Close(fd)
-				}
+				var newFD int
+				newFD, reused = takeFDNumber(t, victim)
 				if !reused {
 					l.Stop()
 					return
@@ -302,6 +286,27 @@ func TestACancelledConnectClosesItsSocket(t *testing.T) {
 		runFor(t, l, done) // the cancellation's callbacks run
 		if after := openFDs(t); after != before {
 			t.Fatalf("open fds: %d before the connect, %d after it was cancelled", before, after)
+		}
+	})
+}
+
+// SockClose closes only the loop's own sockets. Given an fd the caller
+// watches with AddReader, it refuses, and leaves the reader in place.
+func TestSockCloseRefusesACallersFD(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		fd, err := netpoll.Socket(loopback)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer netpoll.Close(fd)
+		if err := l.AddReader(fd, func() {}); err != nil {
+			t.Fatal(err)
+		}
+		if err := l.SockClose(fd); err == nil {
+			t.Error("SockClose of a caller's fd: no error")
+		}
+		if !l.RemoveReader(fd) {
+			t.Error("after the refused SockClose, the fd's reader was gone")
 		}
 	})
 }

@@ -188,7 +188,10 @@ func TestCatchTurnsAPanicIntoAnErrorButLetsLoopCloseThrough(t *testing.T) {
 	l := newLoop(t)
 	handled := 0
 	worker := task.Spawn(l, func(y task.Yield) (int, error) {
-		for i := 0; ; i++ {
+		// Bounded: if Catch swallowed the unwinding of the closing loop,
+		// the worker would go round for ever inside Close, and the test
+		// would hang instead of failing.
+		for i := 0; i < 10; i++ {
 			err := task.Catch(func() {
 				if i == 0 {
 					parsePrice("oops")
@@ -199,6 +202,7 @@ func TestCatchTurnsAPanicIntoAnErrorButLetsLoopCloseThrough(t *testing.T) {
 				handled++
 			}
 		}
+		return 0, nil
 	})
 	l.CallSoon(l.Stop) // after the worker's first step, scheduled before it
 	runLoop(t, l)

@@ -11,6 +11,7 @@ import (
 )
 
 // Options configure a Client. Zero fields take the defaults in brackets.
+// A timeout too large for the loop's clock (math.MaxInt64) means none.
 type Options struct {
 	// UserAgent names the client and, for a crawler, how to reach its
 	// operator. ["loopkit/0.1 (+https://example.invalid/loopkit)"]

@@ -1,11 +1,15 @@
 package http1_test
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -53,6 +57,54 @@ func TestRequestHeadersSent(t *testing.T) {
 	if got.Get("User-Agent") != "loopkit-test (+mailto:ops@example.invalid)" || got.Get("Accept-Encoding") != "gzip" ||
 		!strings.Contains(got.Get("Accept"), "text/html") || host != strings.TrimPrefix(srv.URL, "http://") {
 		t.Fatalf("server saw host %q, headers %v", host, got)
+	}
+}
+
+// The request head carries Host, then the client's own fields, then the
+// request's, each group in the order it was given: as a server (or its
+// log) reads them line by line.
+func TestRequestFieldsGoInOrder(t *testing.T) {
+	names := make(chan []string, 1)
+	url := rawServer(t, func(c net.Conn, r *bufio.Reader) {
+		head, err := readRequest(r)
+		if err != nil {
+			names <- nil
+			return
+		}
+		var got []string
+		for _, line := range strings.Split(strings.TrimSuffix(head, "\r\n\r\n"), "\r\n")[1:] {
+			name, _, _ := strings.Cut(line, ":")
+			got = append(got, name)
+		}
+		names <- got
+		io.WriteString(c, "HTTP/1.1 204 No Content\r\n\r\n")
+	})
+	l, c := onLoop(t, http1.Options{})
+	extra := http1.Header{{"X-First", "1"}, {"X-Second", "2"}}
+	if _, err := await(t, l, c.Do(http1.Request{URL: url + "/", Header: extra})); err != nil {
+		t.Fatal(err)
+	}
+	got := <-names
+	want := []string{"Host", "User-Agent", "Accept", "Accept-Encoding", "X-First", "X-Second"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("fields in the order %q, want %q", got, want)
+	}
+}
+
+// A User-Agent that would break a line in the request head (an operator's
+// typo, or a config file someone else wrote) fails every request before
+// anything is dialled: the client checks its own fields once, when it is
+// made, and never sends them unchecked.
+func TestABadUserAgentFailsEveryRequestUnsent(t *testing.T) {
+	srv := newCountingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	l, c := onLoop(t, http1.Options{UserAgent: "bot\r\nX-Injected: 1"})
+	for i := range 2 {
+		if _, err := get(t, l, c, srv.URL); err == nil || !strings.Contains(err.Error(), "control byte") {
+			t.Fatalf("request %d: %v, want the User-Agent refused", i, err)
+		}
+	}
+	if n := srv.conns.Load(); n != 0 {
+		t.Fatalf("the server saw %d connections, want none", n)
 	}
 }
 

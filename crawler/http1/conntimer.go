@@ -30,6 +30,16 @@ import (
 // never is a deadline that does not come.
 const never = time.Duration(math.MaxInt64)
 
+// after is the deadline d after t, both on the loop's clock. A timeout
+// too large for the clock (an option set to "as long as possible") means
+// never: the sum would wrap round into the past, and fire at once.
+func after(t, d time.Duration) time.Duration {
+	if s := t + d; s >= t {
+		return s
+	}
+	return never
+}
+
 // arm makes the timer guard phase with the given timeout, counted from now.
 func (c *conn) arm(phase string, limit time.Duration) {
 	c.phase, c.limit, c.lastIO = phase, limit, c.loop.TurnTime()
@@ -54,7 +64,7 @@ func (c *conn) rearm() {
 func (c *conn) deadline() time.Duration {
 	d := never
 	if c.phase != "" {
-		d = c.lastIO + c.limit
+		d = after(c.lastIO, c.limit)
 	}
 	if c.headBy > 0 && c.headBy < d {
 		d = c.headBy
@@ -67,7 +77,7 @@ func (c *conn) deadline() time.Duration {
 
 // awaitHead starts the header timeout, once the request is written.
 func (c *conn) awaitHead() {
-	c.headBy = c.loop.TurnTime() + c.pool.client.opts.HeaderTimeout
+	c.headBy = after(c.loop.TurnTime(), c.pool.client.opts.HeaderTimeout)
 }
 
 func (c *conn) onTimer() {
@@ -99,7 +109,7 @@ func (c *conn) onTimer() {
 func (c *conn) expired(now time.Duration) error {
 	phaseEnd := never
 	if c.phase != "" {
-		phaseEnd = c.lastIO + c.limit
+		phaseEnd = after(c.lastIO, c.limit)
 	}
 	if c.ex != nil && c.ex.deadline <= phaseEnd && (c.headBy == 0 || c.ex.deadline <= c.headBy) {
 		return c.ex.totalTimeout()

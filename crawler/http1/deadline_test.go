@@ -3,7 +3,10 @@ package http1_test
 import (
 	"bufio"
 	"errors"
+	"fmt"
+	"math"
 	"net"
+	"net/http"
 	"net/netip"
 	"sync/atomic"
 	"testing"
@@ -124,5 +127,41 @@ func TestCancellingDoClosesItsConnection(t *testing.T) {
 	l.CallLater(10*time.Millisecond, func() { settle.SetResult(c.OpenConns()) })
 	if n, _ := await(t, l, settle); n != 0 {
 		t.Fatalf("%d connections open after the request was cancelled", n)
+	}
+}
+
+// A timeout too large for the loop's clock means "never", not a deadline
+// that wraps round into the past and fires at once: first the total
+// timeout alone, then every timeout of the client.
+func TestTimeoutsTooLargeForTheClockNeverFire(t *testing.T) {
+	const forever = time.Duration(math.MaxInt64)
+	for name, opts := range map[string]http1.Options{
+		"total": {TotalTimeout: forever},
+		"all": {TotalTimeout: forever, ConnectTimeout: forever, ReadTimeout: forever, HeaderTimeout: forever,
+			WriteTimeout: forever, PoolTimeout: forever, IdleTimeout: forever, HandshakeTimeout: forever, DNSTTL: forever},
+	} {
+		// One connection: of two requests made together, the second waits
+		// in the pool (pool timeout) for the first's connection, which it
+		// writes and reads (write, read and header timeouts); a third
+		// takes it from the idle list (idle timeout).
+		opts.MaxConnsPerHost = 1
+		srv := newCountingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprint(w, "page")
+		}))
+		l, c := onLoop(t, opts)
+		first, second := c.Do(http1.Request{URL: srv.URL}), c.Do(http1.Request{URL: srv.URL})
+		for i, f := range []*future.Future[*http1.Reply]{first, second} {
+			if r, err := await(t, l, f); err != nil || string(r.Body) != "page" {
+				t.Fatalf("%s, request %d: %v, %v", name, i, r, err)
+			}
+		}
+		l.CallSoon(l.Stop) // a turn with the connection idle
+		l.Run()
+		if r, err := get(t, l, c, srv.URL); err != nil || !r.Reused {
+			t.Fatalf("%s, request 2: %v, %v; want it on the idle connection", name, r, err)
+		}
+		if n := srv.conns.Load(); n != 1 {
+			t.Fatalf("%s: %d connections, want 1", name, n)
+		}
 	}
 }

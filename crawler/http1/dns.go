@@ -47,7 +47,7 @@ func (d *dnsCache) resolve(host string) *future.Future[[]netip.Addr] {
 			}
 			return
 		}
-		e.expires = d.loop.Time() + d.ttl
+		e.expires = after(d.loop.Time(), d.ttl)
 		d.sweepLater()
 	})
 	return e.lookup

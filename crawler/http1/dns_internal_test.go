@@ -1,6 +1,7 @@
 package http1
 
 import (
+	"math"
 	"net/netip"
 	"testing"
 	"time"
@@ -9,27 +10,40 @@ import (
 	"loopkit/loop"
 )
 
-// Lookups of one host merge while pending and are remembered for the TTL;
-// after it, the next lookup asks the resolver again.
-func TestDNSCacheMergesAndExpires(t *testing.T) {
+// dnsTestLoop returns a new loop, closed when the test ends, and guarded
+// by a runtime timer, so that a broken loop fails the test, not hangs it.
+func dnsTestLoop(t *testing.T) *loop.Loop {
+	t.Helper()
 	l, err := loop.New(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	// A runtime timer, so that a broken loop fails the test, not hangs it.
 	hung := time.AfterFunc(30*time.Second, func() { t.Error("hung"); l.CallSoonThreadsafe(l.Stop) })
-	defer hung.Stop()
+	t.Cleanup(func() { hung.Stop(); l.Close() })
+	return l
+}
+
+// resolved runs l until lookup succeeds, and one turn more, for the
+// cache's own done callback.
+func resolved(t *testing.T, l *loop.Loop, lookup *future.Future[[]netip.Addr]) {
+	t.Helper()
+	if err := l.RunUntilComplete(lookup); err != nil || lookup.Err() != nil {
+		t.Fatalf("resolving: %v %v", err, lookup.Err())
+	}
+	l.CallSoon(l.Stop)
+	l.Run()
+}
+
+// Lookups of one host merge while pending and are remembered for the TTL;
+// after it, the next lookup asks the resolver again.
+func TestDNSCacheMergesAndExpires(t *testing.T) {
+	l := dnsTestLoop(t)
 	d := newDNSCache(l, 50*time.Millisecond)
 	first := d.resolve("localhost")
 	if second := d.resolve("localhost"); second != first {
 		t.Fatal("a second lookup while the first is pending was not merged")
 	}
-	if err := l.RunUntilComplete(first); err != nil || first.Err() != nil {
-		t.Fatalf("resolving localhost: %v %v", err, first.Err())
-	}
-	l.CallSoon(l.Stop) // one more turn, for the cache's own done callback
-	l.Run()
+	resolved(t, l, first)
 	if again := d.resolve("localhost"); again != first {
 		t.Fatal("a lookup within the TTL was not answered from the cache")
 	}
@@ -51,13 +65,7 @@ func TestDNSCacheMergesAndExpires(t *testing.T) {
 // is gone after the second. ("LocalHost" is another name for the cache,
 // and the same host for the resolver.)
 func TestDNSCacheSweepsUntilEmpty(t *testing.T) {
-	l, err := loop.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	hung := time.AfterFunc(30*time.Second, func() { t.Error("hung"); l.CallSoonThreadsafe(l.Stop) })
-	defer hung.Stop()
+	l := dnsTestLoop(t)
 	const ttl = 50 * time.Millisecond
 	d := newDNSCache(l, ttl)
 	first := d.resolve("localhost")
@@ -73,5 +81,36 @@ func TestDNSCacheSweepsUntilEmpty(t *testing.T) {
 	}
 	if n := len(d.entries); n != 0 {
 		t.Fatalf("%d entries left three TTLs later, want none", n)
+	}
+}
+
+// A TTL too large for the loop's clock keeps an answer for ever, not for
+// no time at all (an expiry that wrapped round into the past).
+func TestDNSCacheTTLTooLargeForTheClockKeeps(t *testing.T) {
+	l := dnsTestLoop(t)
+	d := newDNSCache(l, time.Duration(math.MaxInt64))
+	defer d.close()
+	first := d.resolve("localhost")
+	resolved(t, l, first)
+	if again := d.resolve("localhost"); again != first {
+		t.Fatal("a lookup with a TTL of for ever was asked again")
+	}
+}
+
+// A closed client leaves no timer of its DNS cache behind: the sweep,
+// armed while the cache holds entries, would wake the loop a TTL later
+// and keep the client alive until then.
+func TestClosedClientStopsTheDNSSweep(t *testing.T) {
+	l := dnsTestLoop(t)
+	c := NewClient(l, Options{})
+	lookup := c.dns.resolve("localhost")
+	resolved(t, l, lookup)
+	sweep := c.dns.sweep
+	if sweep == nil {
+		t.Fatal("no sweep armed for a cache with an entry")
+	}
+	c.Close()
+	if sweep.Cancel() {
+		t.Fatal("the DNS cache's sweep was still armed after Close")
 	}
 }

@@ -2,7 +2,6 @@ package http1
 
 import (
 	"fmt"
-	"math"
 	"time"
 
 	"loopkit/future"
@@ -94,10 +93,7 @@ func (ex *exchange) begin() {
 		ex.result.SetError(err)
 		return
 	}
-	ex.deadline = ex.start + c.opts.TotalTimeout
-	if ex.deadline < ex.start {
-		ex.deadline = math.MaxInt64 // a timeout too large for the clock means never
-	}
+	ex.deadline = after(ex.start, c.opts.TotalTimeout)
 	// A caller who cancels the future bypasses fail and succeed. What
 	// the exchange leaves behind then is put right where it is noticed:
 	// its connection closes itself (conn.exchangeDone), its place in a

@@ -3,6 +3,7 @@ package http1_test
 import (
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 
 	"loopkit/crawler/http1"
@@ -156,6 +157,12 @@ var validCases = []validCase{
 			Header: hdr{{"Content-Length", "2"}}, Body: []byte("hi"), ContentLength: 2},
 	},
 	{
+		name: "eight interim responses, the most allowed, then the final one",
+		in:   strings.Repeat("HTTP/1.1 100 Continue\r\n\r\n", 8) + "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi",
+		want: http1.Response{Proto: "HTTP/1.1", StatusCode: 200, Reason: "OK",
+			Header: hdr{{"Content-Length", "2"}}, Body: []byte("hi"), ContentLength: 2},
+	},
+	{
 		name: "several interim responses, 103 with headers",
 		in: "HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n" +
 			"HTTP/1.1 102 Processing\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi",
@@ -230,6 +237,13 @@ var validCases = []validCase{
 		in:   "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nTransfer-Encoding: gzip, chunked\r\n\r\n" + chunked(gzipped(gzipped("abc"))),
 		want: http1.Response{Proto: "HTTP/1.1", StatusCode: 200, Reason: "OK",
 			Header: hdr{{"Content-Encoding", "gzip"}, {"Transfer-Encoding", "gzip, chunked"}}, Body: []byte("abc"), ContentLength: -1, Decoded: true},
+	},
+	{
+		name: "gzip twice in Content-Encoding: both undone",
+		in:   "HTTP/1.1 200 OK\r\nContent-Encoding: gzip, gzip\r\nContent-Length: " + strconv.Itoa(len(gzipped(gzipped("abc")))) + "\r\n\r\n" + gzipped(gzipped("abc")),
+		want: http1.Response{Proto: "HTTP/1.1", StatusCode: 200, Reason: "OK",
+			Header: hdr{{"Content-Encoding", "gzip, gzip"}, {"Content-Length", strconv.Itoa(len(gzipped(gzipped("abc"))))}}, Body: []byte("abc"),
+			ContentLength: int64(len(gzipped(gzipped("abc")))), Decoded: true},
 	},
 	{
 		name: "identity coding is no coding",

@@ -38,7 +38,7 @@ func (p *hostPool) acquire(ex *exchange) {
 	// One timer guards the wait: the pool timeout, or the exchange's
 	// total deadline if that comes first.
 	timeout := p.client.opts.PoolTimeout
-	when := p.client.loop.TurnTime() + timeout
+	when := after(p.client.loop.TurnTime(), timeout)
 	if ex.deadline <= when {
 		ex.waiting = p.client.loop.CallAt(ex.deadline, func() { ex.fail(ex.totalTimeout()) })
 	} else {

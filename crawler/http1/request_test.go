@@ -33,6 +33,9 @@ func TestParseTarget(t *testing.T) {
 		// Half an escape at the very end: the "%" is escaped, and nothing
 		// is read past the end.
 		{"http://example.com/?a=%4", http1.Target{Scheme: "http", Host: "example.com", Hostname: "example.com", Port: 80, RequestURI: "/?a=%254"}},
+		// A "%" starts an escape only with two hex digits after it; with
+		// one, or none, the "%" itself is escaped.
+		{"http://example.com/?a=%4G&b=%G4&c=%41", http1.Target{Scheme: "http", Host: "example.com", Hostname: "example.com", Port: 80, RequestURI: "/?a=%254G&b=%25G4&c=%41"}},
 		// "?" with nothing after it is kept: it can matter to the server.
 		{"http://example.com/p?", http1.Target{Scheme: "http", Host: "example.com", Hostname: "example.com", Port: 80, RequestURI: "/p?"}},
 		{"http://example.com?q", http1.Target{Scheme: "http", Host: "example.com", Hostname: "example.com", Port: 80, RequestURI: "/?q"}},

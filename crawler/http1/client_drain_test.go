@@ -1,0 +1,63 @@
+package http1_test
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"loopkit/crawler/http1"
+)
+
+// A skipped body is drained, to keep its connection, when what is left of
+// it is at most 64 KiB, and the connection is closed when it is more: the
+// limit is inclusive. The server sends the head, and the body only once
+// the client has read the head (WantBody is asked then), so the rest to
+// drain is the whole body, exactly.
+func TestSkippedBodyIsDrainedUpToTheLimitInclusive(t *testing.T) {
+	const maxDrain = 64 << 10
+	for _, tc := range []struct {
+		size  int
+		conns int64 // connections for the skipped body and one page after it
+	}{
+		{size: maxDrain, conns: 1},
+		{size: maxDrain + 1, conns: 2},
+	} {
+		t.Run(fmt.Sprint(tc.size), func(t *testing.T) {
+			headSeen := make(chan struct{})
+			srv := newCountingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/" {
+					w.Header().Set("Content-Type", "text/html")
+					fmt.Fprint(w, "<p>page</p>")
+					return
+				}
+				w.Header().Set("Content-Type", "application/pdf")
+				w.Header().Set("Content-Length", fmt.Sprint(tc.size))
+				w.WriteHeader(200)
+				w.(http.Flusher).Flush()
+				select {
+				case <-headSeen:
+				case <-time.After(10 * time.Second): // a bound on a hang
+				}
+				w.Write(make([]byte, tc.size))
+			}))
+			l, c := onLoop(t, http1.Options{MaxConnsPerHost: 1})
+			wantBody := func(head *http1.Response) bool {
+				close(headSeen)
+				return notHTML(head)
+			}
+			pdf, err := await(t, l, c.Do(http1.Request{URL: srv.URL + "/doc.pdf", WantBody: wantBody}))
+			if err != nil || !pdf.BodySkipped {
+				t.Fatalf("pdf: %+v, %v", pdf, err)
+			}
+			page, err := await(t, l, c.Do(http1.Request{URL: srv.URL + "/"}))
+			if err != nil || string(page.Body) != "<p>page</p>" {
+				t.Fatalf("page: %+v, %v", page, err)
+			}
+			if n := srv.conns.Load(); n != tc.conns || page.Reused != (tc.conns == 1) {
+				t.Fatalf("a skipped body of %d bytes: %d connections, the page's reused %v; want %d",
+					tc.size, n, page.Reused, tc.conns)
+			}
+		})
+	}
+}
