@@ -3,6 +3,7 @@ package loop_test
 import (
 	"net/netip"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -53,16 +54,27 @@ func run(t *testing.T, l *loop.Loop) {
 // are what broke, and a timer of the loop's, which works when what broke
 // is the wake-up that the first needs to stop it. It must be called on the
 // loop's goroutine, before the run; call the result when the run is over.
+// A guard that fired ends the test there: a test that runs the loop again
+// and again would otherwise wait out the guard each time.
 func guard(t *testing.T, l *loop.Loop, what string) (disarm func()) {
+	var fired atomic.Bool
 	g := time.AfterFunc(10*time.Second, func() {
+		fired.Store(true)
 		t.Error("hung after 10 s: " + what)
 		l.CallSoonThreadsafe(l.Stop)
 	})
 	lt := l.CallLater(11*time.Second, func() {
+		fired.Store(true)
 		t.Error("hung after 11 s, and not woken by CallSoonThreadsafe: " + what)
 		l.Stop()
 	})
-	return func() { g.Stop(); lt.Cancel() }
+	return func() {
+		g.Stop()
+		lt.Cancel()
+		if fired.Load() {
+			t.FailNow()
+		}
+	}
 }
 
 var loopback = netip.MustParseAddrPort("127.0.0.1:0")
