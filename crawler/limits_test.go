@@ -128,6 +128,7 @@ func TestRetryOfAGivenUpHostIsRecorded(t *testing.T) {
 	srv := wirelog.New(t)
 	var mu sync.Mutex
 	flaky := 0
+	flakyAnswered := make(chan struct{})
 	root := srv.Host("h", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/":
@@ -135,10 +136,20 @@ func TestRetryOfAGivenUpHostIsRecorded(t *testing.T) {
 		case "/flaky":
 			mu.Lock()
 			flaky++
+			if flaky == 1 {
+				defer close(flakyAnswered)
+			}
 			mu.Unlock()
 			w.WriteHeader(http.StatusInternalServerError)
 		case "/wait":
-			time.Sleep(50 * time.Millisecond) // after /flaky's first answer
+			// The host is given up only once /flaky's retry waits out its
+			// backoff (300 ms): after /flaky's first answer has gone out,
+			// and a little time for the client to read it.
+			select {
+			case <-flakyAnswered:
+			case <-time.After(10 * time.Second):
+			}
+			time.Sleep(50 * time.Millisecond)
 			w.Header().Set("Retry-After", "120")
 			w.WriteHeader(http.StatusTooManyRequests)
 		default:
