@@ -52,11 +52,11 @@ func (c *Crawler) fetch(y task.Yield, j *frontier.Job) verdict {
 	}
 	c.describeReply(y, rec, reply, j)
 	if giveUp != "" {
-		rec.Exception, rec.ErrorKind = ptr(giveUp), kindRetryAfter
+		rec.Exception, rec.ErrorKind = ptr(giveUp), ErrorKindRetryAfter
 	}
 	c.record(rec)
 	if giveUp != "" {
-		c.failHost(c.hosts[j.Host.Origin()], "not fetched: "+giveUp, kindRetryAfter)
+		c.failHost(c.hosts[j.Host.Origin()], "not fetched: "+giveUp, ErrorKindRetryAfter)
 	}
 	return v
 }
@@ -156,12 +156,12 @@ func (c *Crawler) followRedirect(rec *Record, reply *http1.Reply, base *url.URL,
 		err = errors.New("malformed") // a parse error would quote the raw Location
 	}
 	if err != nil {
-		rec.Exception, rec.ErrorKind = ptr("redirect without a usable Location: "+err.Error()), "bad_redirect"
+		rec.Exception, rec.ErrorKind = ptr("redirect without a usable Location: "+err.Error()), ErrorKindBadRedirect
 		return
 	}
 	rec.NextURL = ptr(next.String())
 	if it.Redirects <= 0 {
-		rec.Exception, rec.ErrorKind = ptr("redirect limit reached (max_redirect)"), "redirect_limit"
+		rec.Exception, rec.ErrorKind = ptr("redirect limit reached (Config.MaxRedirect)"), ErrorKindRedirectLimit
 		return
 	}
 	c.follow(next, int(it.Redirects)-1, int(it.Depth))
@@ -181,7 +181,7 @@ func (c *Crawler) attempted(j *frontier.Job, trace *http1.Trace, reply *http1.Re
 	if trace == nil {
 		return
 	}
-	a := &Attempt{URL: j.Item.URL, Loop: c.shardIndex(), Robots: j.Gate, Try: int(j.Item.Tries) + 1,
+	a := &Attempt{URL: j.Item.URL, Loop: c.index, Robots: j.Gate, Try: int(j.Item.Tries) + 1,
 		Queued: time.Duration(j.Item.QueuedMS) * time.Millisecond, Trace: *trace}
 	if reply != nil {
 		a.Status = reply.StatusCode
@@ -241,7 +241,7 @@ func (c *Crawler) parseLinks(y task.Yield, rec *Record, reply *http1.Reply, page
 	}
 	rec.Encoding = p.encoding
 	if p.err != nil {
-		rec.Exception, rec.ErrorKind = ptr("parsing links: "+p.err.Error()), "parse"
+		rec.Exception, rec.ErrorKind = ptr("parsing links: "+p.err.Error()), ErrorKindParse
 		return
 	}
 	for _, link := range p.links {
