@@ -118,7 +118,7 @@ func (c *Crawler) work(y task.Yield) (int, error) {
 			v = verdict{}
 		}
 		c.ext.jobEnds(y) // with a journal: its record and links written first
-		c.over(j, v)
+		c.endJob(j, v)
 	}
 }
 
@@ -139,9 +139,9 @@ func (c *Crawler) run(y task.Yield, j *frontier.Job) verdict {
 	return c.fetch(y, j)
 }
 
-// over gives j back to the frontier, done or to be tried again, and its
+// endJob gives j back to the frontier, done or to be tried again, and its
 // worker slot back to the budget.
-func (c *Crawler) over(j *frontier.Job, v verdict) {
+func (c *Crawler) endJob(j *frontier.Job, v verdict) {
 	now := c.loop.Time()
 	switch {
 	case !v.retry:

@@ -47,7 +47,7 @@ func (c *Crawler) next(y task.Yield) (*frontier.Job, error) {
 		// Cancelled just after dispatch handed us a job: give it back,
 		// or it would be neither done nor to do.
 		if handed, herr := w.Result(); herr == nil {
-			c.over(handed, verdict{retry: true, tries: handed.Item.Tries})
+			c.endJob(handed, verdict{retry: true, tries: handed.Item.Tries})
 		}
 	}
 	return j, err

@@ -151,7 +151,7 @@ func (o *overflow) refill(fh *frontier.Host) {
 		return
 	}
 	if len(s.chunks) == 0 {
-		o.back(s, s.tail)
+		o.putBack(s, s.tail)
 		delete(o.hosts, fh)
 		o.c.dispatch()
 		return
@@ -171,17 +171,17 @@ func (o *overflow) refill(fh *frontier.Host) {
 				return
 			}
 			s.chunks = s.chunks[1:]
-			o.back(s, urls)
+			o.putBack(s, urls)
 			o.refill(fh) // the tail, if that was the last chunk
 			o.c.dispatch()
 		})
 	})
 }
 
-// back returns spilled URLs to their host's queue, through the screen.
+// putBack returns spilled URLs to their host's queue, through the screen.
 // While they come back, the host is not refilled again (each push may
 // dispatch, and a dispatch refills): its tail must not overtake them.
-func (o *overflow) back(s *hostSpill, urls []journal.Spilled) {
+func (o *overflow) putBack(s *hostSpill, urls []journal.Spilled) {
 	o.count -= len(urls)
 	s.reading = true
 	for _, u := range urls {
