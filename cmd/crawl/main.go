@@ -96,7 +96,7 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 		o.cfg.Shared = fl
 	}
 	setOutput(o, stderr)
-	o.cfg.OnNotice = func(msg string) { notice("%s", msg) }
+	o.cfg.OnNotice = func(msg string) { notice("%s", flagWords.Replace(msg)) }
 	defer startTimeline(o, notice)() // timeline.go: --timeline, drawn when the crawl is over
 
 	// One crawl on lg's loops. crawler.Group calls the callbacks set
@@ -104,7 +104,7 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 	// crawler.
 	g, err := crawler.NewGroup(lg, o.cfg)
 	if err != nil {
-		fmt.Fprintf(stderr, "crawl: %v\n", err)
+		fmt.Fprintf(stderr, "crawl: %s\n", flagWords.Replace(err.Error()))
 		return 1 // the roots were checked: it is -o or --state that failed
 	}
 	stopSignals := forwardInterrupts(g, interrupt, notice)
@@ -159,7 +159,7 @@ func parseLine(s crawler.Stats, cfg crawler.Config) string {
 // exitStatus says how the crawl went, and on stderr why it failed.
 func exitStatus(c *crawler.Group, err error, shared bool, stderr io.Writer) int {
 	if err != nil {
-		fmt.Fprintf(stderr, "crawl: %v\n", err)
+		fmt.Fprintf(stderr, "crawl: %s\n", flagWords.Replace(err.Error()))
 		return 1
 	}
 	if c.Stats().Interrupted {
