@@ -27,7 +27,7 @@ type options struct {
 	verbose  int
 	quiet    bool
 	insecure bool
-	loops    int           // --loops: 1 is one loop and one Crawler; more is a crawler.Group (group.go)
+	loops    int           // --loops: the crawler.Group's loops (1: one loop, the plain crawler)
 	redis    string        // --redis: a crawl shared by processes (fleet.go)
 	crawlID  string        // --crawl_id
 	shards   int           // --shards
