@@ -53,19 +53,20 @@ func newBudget(cfg Config, parse *parsePool) *budget {
 // counts against MaxPages if it is a page's first attempt: not a retry,
 // and not robots.txt.
 func (c *Crawler) admit(j frontier.Job) bool {
-	ok, last := c.budget.take(c, !j.Gate && j.Item.Tries == 0)
-	if last {
-		c.budget.stopAll(c) // the page budget is spent: nothing more starts, on any loop
+	ok := c.budget.takeSlot(c)
+	if ok && !j.Gate && j.Item.Tries == 0 {
+		var last bool
+		if ok, last = c.budget.takePage(c); last {
+			c.budget.stopAll(c) // the page budget is spent: nothing more starts, on any loop
+		}
 	}
 	c.held = c.held || !ok
 	return ok
 }
 
-// take asks for a worker slot, and for a page if page is set. ok says
-// both were given. last says the page was the budget's last: the crawl
-// stops after it. A loop told no is woken (its dispatch called) when a
-// slot or parse room frees up.
-func (b *budget) take(c *Crawler, page bool) (ok, last bool) {
+// takeSlot asks for a worker slot. A loop told no is woken (its dispatch
+// called) when a slot or parse room frees up.
+func (b *budget) takeSlot(c *Crawler) bool {
 	if !b.tryTake() {
 		b.mu.Lock()
 		listed := slices.Contains(b.waiting, c) // a handful of loops at most
@@ -81,11 +82,16 @@ func (b *budget) take(c *Crawler, page bool) (ok, last bool) {
 			b.waitingN.Add(-1)
 		}
 		b.mu.Unlock()
-		if !again {
-			return false, false
-		}
+		return again
 	}
-	if !page || b.maxPages == 0 {
+	return true
+}
+
+// takePage asks for one of MaxPages, with a slot c has taken. ok says it
+// was given; if not, the slot goes back. last says it was the budget's
+// last page: the crawl stops after it.
+func (b *budget) takePage(c *Crawler) (ok, last bool) {
+	if b.maxPages == 0 {
 		return true, false
 	}
 	for {
