@@ -227,9 +227,13 @@ func TestCancellingTheTaskAbortsTheRequest(t *testing.T) {
 }
 
 // A server that accepts a request but never reads it: once the socket
-// buffers are full, the write stalls and the write timeout fires.
+// buffers are full, the write stalls and the write timeout fires. The
+// server holds the connection open until the client has its answer, so
+// however late the timer fires, only the timeout can end the request.
 func TestWriteTimeoutWhenTheServerStopsReading(t *testing.T) {
-	url := rawServer(t, func(c net.Conn, r *bufio.Reader) { time.Sleep(500 * time.Millisecond) })
+	answered := make(chan struct{})
+	defer close(answered)
+	url := rawServer(t, func(c net.Conn, r *bufio.Reader) { <-answered })
 	l, c := onLoop(t, http1.Options{WriteTimeout: 100 * time.Millisecond})
 	huge := http1.Header{{Name: "X-Padding", Value: strings.Repeat("p", 32<<20)}}
 	_, err := await(t, l, c.Do(http1.Request{URL: url, Header: huge}))
