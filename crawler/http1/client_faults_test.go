@@ -92,10 +92,14 @@ func TestDribblingServerReadTimeoutVersusTotalDeadline(t *testing.T) {
 	}
 }
 
+// The server holds the connection, silent, until the client has its answer:
+// a fixed sleep would race the timer, and a close would end the request first.
 func TestServerThatNeverAnswersHitsTheReadTimeout(t *testing.T) {
+	answered := make(chan struct{})
+	defer close(answered)
 	url := rawServer(t, func(c net.Conn, r *bufio.Reader) {
 		readRequest(r)
-		time.Sleep(2 * time.Second)
+		<-answered
 	})
 	l, c := onLoop(t, http1.Options{ReadTimeout: 100 * time.Millisecond})
 	_, err := get(t, l, c, url)
