@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -53,6 +55,10 @@ func files() fstest.MapFS {
 		}
 		fsys["hints/"+e.Name+".md"] = &fstest.MapFile{Data: []byte(hints)}
 	}
+	fsys["solutions/timeout/wrong/b-second.diff"] = &fstest.MapFile{Data: []byte(
+		"Wrong: the second mistake,\nover two lines.\nRule: 1\nCaught by: TestB\n\n--- a/exercise.go\n+++ b/exercise.go\n")}
+	fsys["solutions/timeout/wrong/a-first.diff"] = &fstest.MapFile{Data: []byte(
+		"Wrong: the first mistake.\nRule: 2\nRace: yes\nCaught by: TestA\n\n--- a/exercise.go\n+++ b/exercise.go\n")}
 	return fsys
 }
 
@@ -155,11 +161,45 @@ func TestCommonWrongAnswers(t *testing.T) {
 	mustContain(t, out, "go run ./docs/workshop hint chunked wrong")
 	out, _, _ = run(t, nil, "verify", "chunked")
 	mustContain(t, out, "The usual mistakes: go run ./docs/workshop hint chunked wrong")
-	if out, status, _ := run(t, nil, "hint", "timeout", "wrong"); status == 0 || !strings.Contains(out, "lists no common wrong answers") {
-		t.Errorf("hint timeout wrong, which has none: status %d, output\n%s", status, out)
+	// Known wrong answers, in their files' order, each with its test,
+	// where the hints list none.
+	out, status, _ = run(t, nil, "hint", "timeout", "wrong")
+	mustContain(t, out, "timeout — 2 known wrong answers, and the test that catches each\n\n"+
+		"- a-first: the first mistake.\n  Caught by TestA.\n"+
+		"- b-second: the second mistake, over two lines.\n  Caught by TestB.\n")
+	if status != 0 || strings.Contains(out, "common wrong answers") {
+		t.Errorf("hint timeout wrong: status %d, output\n%s", status, out)
 	}
-	if out, _, _ := run(t, nil, "hint", "timeout", "3"); strings.Contains(out, "wrong") {
-		t.Errorf("the last hint of an exercise without common wrong answers points to them:\n%s", out)
+	out, _, _ = run(t, nil, "hint", "timeout", "3")
+	mustContain(t, out, "go run ./docs/workshop hint timeout wrong")
+	if out, status, _ := run(t, nil, "hint", "countdown", "wrong"); status == 0 || !strings.Contains(out, "knows no common wrong answers") {
+		t.Errorf("hint countdown wrong, which has none: status %d, output\n%s", status, out)
+	}
+	if out, _, _ := run(t, nil, "hint", "countdown", "3"); strings.Contains(out, "wrong") {
+		t.Errorf("the last hint of an exercise without wrong answers points to them:\n%s", out)
+	}
+}
+
+// On the real files: every exercise's wrong answers are all listed, and
+// each names its test.
+func TestHintWrongListsEveryKnownWrongAnswer(t *testing.T) {
+	var out bytes.Buffer
+	app := &App{Files: os.DirFS(workshop), Tester: &fakeTester{}, Out: &out}
+	for _, e := range Exercises {
+		out.Reset()
+		diffs, _ := filepath.Glob(filepath.Join(workshop, "solutions", e.Name, "wrong", "*.diff"))
+		if status := app.Run(context.Background(), []string{"hint", e.Name, "wrong"}); status != 0 {
+			t.Errorf("hint %s wrong: status %d:\n%s", e.Name, status, out.String())
+			continue
+		}
+		if !strings.Contains(out.String(), fmt.Sprintf("%s — %d known wrong answers", e.Name, len(diffs))) {
+			t.Errorf("hint %s wrong does not list its %d known wrong answers:\n%s", e.Name, len(diffs), out.String())
+		}
+		for _, d := range diffs {
+			if !strings.Contains(out.String(), "- "+strings.TrimSuffix(filepath.Base(d), ".diff")+": ") {
+				t.Errorf("hint %s wrong leaves out %s", e.Name, filepath.Base(d))
+			}
+		}
 	}
 }
 
