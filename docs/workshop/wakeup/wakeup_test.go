@@ -176,6 +176,43 @@ func TestAPostJustAfterTheTakeIsNeverStranded(t *testing.T) {
 	}
 }
 
+// Two goroutines post at once, the second landing just after the first
+// has read pending and before it writes it. Only one of them turned
+// pending from false to true, so only one rings: reading the flag and
+// then setting it, in two steps, lets both see false and both ring. A
+// CompareAndSwap (or a Swap) reads and sets in one step that no post can
+// land inside. The test plays the second post in the first one's gap, on
+// one goroutine, with a hook the flag runs after each read.
+func TestTwoPostsAtOnceRingOnce(t *testing.T) {
+	b := &bell{}
+	in := wakeup.New(b)
+	var log []string
+	landed := false
+	wakeup.AfterPendingRead(in, func() {
+		landed = true
+		if err := in.Post(record(&log, "B")); err != nil {
+			t.Error(err)
+		}
+	})
+	if err := in.Post(record(&log, "A")); err != nil {
+		t.Fatal(err)
+	}
+	if !landed {
+		t.Fatal("Post never read in.pending, so this test could not land a post between its read and its write")
+	}
+	if b.rings != 1 {
+		t.Fatalf("two posts at once rang the bell %d times; want once: each saw no ring on its way, and both rang", b.rings)
+	}
+	fns, err := in.Take()
+	if err != nil {
+		t.Fatal(err)
+	}
+	runAll(fns)
+	if len(log) != 2 {
+		t.Fatalf("the loop ran %v; want both posts", log)
+	}
+}
+
 func TestARingThatFailsIsReportedAndRetried(t *testing.T) {
 	boom := errors.New("write eventfd: bad file descriptor")
 	b := &bell{failNext: boom}
