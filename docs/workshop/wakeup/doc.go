@@ -1,4 +1,4 @@
-// Package wakeup is workshop exercise 14: the loop's one door for other
+// Package wakeup is workshop exercise 20: the loop's one door for other
 // goroutines, CallSoonThreadsafe, and its deduplicated wake-up. README.md
 // says what to build; exercise.go is yours to edit. This file holds what
 // you need and need not change: the Bell, the Inbox and its list of posts.

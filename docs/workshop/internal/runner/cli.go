@@ -18,7 +18,7 @@ type App struct {
 }
 
 // Usage is the runner's help.
-const Usage = `The loopkit workshop: fourteen exercises, each a hole cut in code you have read.
+const Usage = `The loopkit workshop: twenty exercises, each a hole cut in code you have read.
 
   go run ./docs/workshop list              progress: ✓ solved, ✗ not yet (runs every test)
   go run ./docs/workshop next              the first exercise not solved yet, and how to start

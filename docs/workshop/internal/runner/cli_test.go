@@ -81,22 +81,23 @@ func mustContain(t *testing.T, out string, parts ...string) {
 }
 
 func TestListShowsProgressAndWhatIsNext(t *testing.T) {
-	out, status, _ := run(t, map[string]bool{"timerheap": true, "minifuture": true}, "list")
+	out, status, _ := run(t, map[string]bool{"readyqueue": true, "timerheap": true, "minifuture": true}, "list")
 	if status != 0 {
 		t.Errorf("list exited %d", status)
 	}
 	mustContain(t, out,
-		"2 of 14 exercises solved",
-		"  ✓  1. timerheap   title of timerheap\n",
-		"  ✗  2. echo        title of echo (1 of 3 tests fail)\n",
-		"  ✓  3. minifuture  title of minifuture\n",
-		"  ✗ 14. wakeup      title of wakeup (1 of 3 tests fail)\n",
+		"3 of 20 exercises solved",
+		"  ✓  1. readyqueue  title of readyqueue\n",
+		"  ✓  2. timerheap   title of timerheap\n",
+		"  ✗  3. echo        title of echo (1 of 3 tests fail)\n",
+		"  ✓  5. minifuture  title of minifuture\n",
+		"  ✗ 20. wakeup      title of wakeup (1 of 3 tests fail)\n",
 		"Next: echo — go run ./docs/workshop next")
 }
 
 func TestNoArgumentsIsList(t *testing.T) {
 	out, status, _ := run(t, nil)
-	if status != 0 || !strings.Contains(out, "0 of 14 exercises solved") {
+	if status != 0 || !strings.Contains(out, "0 of 20 exercises solved") {
 		t.Errorf("no arguments: status %d, output\n%s", status, out)
 	}
 }
@@ -107,23 +108,23 @@ func TestAllSolved(t *testing.T) {
 		all[e.Name] = true
 	}
 	out, _, _ := run(t, all, "list")
-	mustContain(t, out, "14 of 14 exercises solved", "All solved.")
+	mustContain(t, out, "20 of 20 exercises solved", "All solved.")
 	out, _, _ = run(t, all, "next")
 	mustContain(t, out, "Every exercise is solved.")
 }
 
 func TestNextIntroducesTheFirstUnsolved(t *testing.T) {
-	out, status, ft := run(t, map[string]bool{"timerheap": true, "minifuture": true}, "next")
+	out, status, ft := run(t, map[string]bool{"readyqueue": true, "timerheap": true, "minifuture": true}, "next")
 	if status != 0 {
 		t.Errorf("next exited %d", status)
 	}
 	// It stops at the first that fails: what comes after is not run.
-	if want := []string{"timerheap", "echo"}; !slices.Equal(ft.ran, want) {
+	if want := []string{"readyqueue", "timerheap", "echo"}; !slices.Equal(ft.ran, want) {
 		t.Errorf("next ran the tests of %v; want %v, in that order, and nothing after the first unsolved", ft.ran, want)
 	}
-	mustContain(t, out, "  ✓  1. timerheap\n")
+	mustContain(t, out, "  ✓  2. timerheap\n")
 	mustContain(t, out,
-		"Next: 2. echo — title of echo (1 of 3 tests fail)",
+		"Next: 3. echo — title of echo (1 of 3 tests fail)",
 		"Summary of echo, with a link.",
 		"docs/workshop/echo/exercise.go",
 		"go run ./docs/workshop verify echo",
@@ -139,9 +140,9 @@ func TestHintsComeOneAtATime(t *testing.T) {
 		t.Errorf("hint timeout: status %d, output\n%s", status, out)
 	}
 	mustContain(t, out, "go run ./docs/workshop hint timeout 2")
-	out, _, _ = run(t, nil, "hint", "5", "2") // by number
+	out, _, _ = run(t, nil, "hint", "7", "2") // by number
 	if !strings.Contains(out, "timeout — hint 2 of 3\n\ntwo\n") || strings.Contains(out, "one") || strings.Contains(out, "three") {
-		t.Errorf("hint 3 2: output\n%s", out)
+		t.Errorf("hint 7 2: output\n%s", out)
 	}
 	out, _, _ = run(t, nil, "hint", "timeout", "3")
 	mustContain(t, out, "three", "That was the last hint", "docs/workshop/solutions/timeout/exercise.go")
