@@ -65,13 +65,16 @@ func TestTheResultComesBack(t *testing.T) {
 }
 
 // fn waits until the test lets it go, which the test does once Offload has
-// returned: run on the loop, fn would hold Offload, the loop and the test
-// (until a guard lets it give up).
+// returned: run in Offload, fn would hold Offload, the loop and the test
+// (until a guard lets it give up). Nor may fn run later on the loop, in
+// the callback posted back: it says where it runs.
 func TestFnRunsOffTheLoop(t *testing.T) {
 	wstest.Run(t, func(l *loop.Loop, y task.Yield) error {
 		w := &watched{Loop: l}
 		release := make(chan struct{})
+		var onLoop atomic.Bool
 		f := handback.Offload(w, func() int {
+			onLoop.Store(w.inPost.Load())
 			select {
 			case <-release:
 				return 1
@@ -81,7 +84,10 @@ func TestFnRunsOffTheLoop(t *testing.T) {
 		})
 		close(release)
 		if v, err := task.Await(y, f); v != 1 || err != nil {
-			t.Errorf("Offload = %d, %v; want 1, nil: fn ran on the loop, and held it until it gave up", v, err)
+			t.Errorf("Offload = %d, %v; want 1, nil: fn ran on the loop, in Offload, and held it until it gave up", v, err)
+		}
+		if onLoop.Load() {
+			t.Errorf("fn ran on the loop, in the callback posted back to it: the loop did fn's work")
 		}
 		return nil
 	})
