@@ -14,36 +14,8 @@ import (
 	"loopkit/task"
 )
 
-// clock is the loop, with a record of every timer Sleep set. beforeFire,
-// if set, runs in a timer's callback just before yours: it plays what
-// happens in the very turn the timer fires.
-type clock struct {
-	*loop.Loop
-	timers     []*loop.Timer
-	beforeFire func()
-}
-
-func (c *clock) CallLater(d time.Duration, fn func()) *loop.Timer {
-	t := c.Loop.CallLater(d, func() {
-		if c.beforeFire != nil {
-			c.beforeFire()
-		}
-		fn()
-	})
-	c.timers = append(c.timers, t)
-	return t
-}
-
-// armed counts the timers still armed (and disarms them).
-func (c *clock) armed() int {
-	n := 0
-	for _, t := range c.timers {
-		if t.Cancel() {
-			n++
-		}
-	}
-	return n
-}
+// clock is the loop, with a record of every timer set (wstest.Clock).
+type clock = wstest.Clock
 
 // The loop's clock says the time went by: no stopwatch, no bet on speed.
 func TestSleepReturnsOnceTheTimeHasPassed(t *testing.T) {
@@ -54,8 +26,8 @@ func TestSleepReturnsOnceTheTimeHasPassed(t *testing.T) {
 			t.Errorf("Sleep returned %v; want nil", err)
 			return nil
 		}
-		if slept := l.Time() - start; slept < 5*time.Millisecond || len(c.timers) != 1 {
-			t.Errorf("Sleep(5ms) returned after %v on the loop's clock, with %d timers set; want 5ms or more, and one timer", slept, len(c.timers))
+		if slept := l.Time() - start; slept < 5*time.Millisecond || len(c.Timers) != 1 {
+			t.Errorf("Sleep(5ms) returned after %v on the loop's clock, with %d timers set; want 5ms or more, and one timer", slept, len(c.Timers))
 		}
 		return nil
 	})
@@ -73,7 +45,7 @@ func TestACancelledSleepCancelsItsTimer(t *testing.T) {
 		if err := sleeper.Err(); !errors.Is(err, future.ErrCancelled) {
 			t.Errorf("the cancelled sleep returned %v; want the cancellation error", err)
 		}
-		if n := c.armed(); n != 0 {
+		if n := c.Armed(); n != 0 {
 			t.Errorf("%d timer(s) of an hour still armed after the sleep was cancelled; want 0", n)
 		}
 		return nil
@@ -87,7 +59,7 @@ func TestCancelledInTheTurnTheTimerFires(t *testing.T) {
 	wstest.Run(t, func(l *loop.Loop, y task.Yield) error {
 		c := &clock{Loop: l}
 		var sleeper *task.Task[struct{}]
-		c.beforeFire = func() { sleeper.Cancel() }
+		c.BeforeFire = func() { sleeper.Cancel() }
 		sleeper = task.Spawn(l, func(y task.Yield) (struct{}, error) {
 			return struct{}{}, sleep.Sleep(y, c, time.Millisecond)
 		})
