@@ -152,3 +152,5 @@ func TestEveryKillAndResumeHasAStateOfItsOwn(t *testing.T) {
 		t.Errorf("left behind in the scenario's directory: %v", left)
 	}
 }
+
+func itoa(n int) string { return report.FormatNumber(float64(n), 0) }

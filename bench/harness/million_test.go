@@ -4,11 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"loopkit/bench/report"
 )
-
-func itoa(n int) string { return report.FormatNumber(float64(n), 0) }
 
 // The check of -o: the same site on other ports gives the same keys, and
 // every way a crawl can go wrong is counted as what it is. Checked by
