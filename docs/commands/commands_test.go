@@ -62,6 +62,8 @@ var commands = map[string]how{
 	"go run ./cmd/crawl": {},
 	"go test ./...": {notRun: "the whole suite, this test among it: .ci/run runs it as written",
 		check: ciRuns("go test ./...")},
+	"go test -tags e2e ./...": {notRun: "the whole suite with the e2e tests, this test among it: .ci/run runs it, with -race and -count=1",
+		check: ciRuns("go test -race -count=1 -tags e2e ./...")},
 	"go test -race -tags e2e ./...": {notRun: "the whole suite under the race detector, this test among it: .ci/run runs it, with -count=1",
 		check: ciRuns("go test -race -count=1 -tags e2e ./...")},
 	"go run ./cmd/bench": {notRun: "ten rounds of every scenario, most of an hour on 2 cores; -quick runs every scenario but S5 in seconds, on the same code",
