@@ -152,8 +152,27 @@ func parseLine(s crawler.Stats, cfg crawler.Config) string {
 	if cfg.ParseWorkers < 0 {
 		return "parsing: every page on the loop (--parse_workers 0)"
 	}
-	return fmt.Sprintf("parsing: %d pages off the loop on %d workers, the rest on the loop; at most %d KiB of bodies awaited parsing",
-		s.ParsedOffLoop, cfg.ParseWorkers, s.ParseBacklogPeak>>10)
+	return fmt.Sprintf("parsing: %d pages off the loop on %d workers, the rest (pages under %s) on the loop; at most %d KiB of bodies awaited parsing",
+		s.ParsedOffLoop, cfg.ParseWorkers, kib(inlineBelow(cfg)), s.ParseBacklogPeak>>10)
+}
+
+// inlineBelow is the body size under which the crawler parses a page on
+// its loop all the same (Config.ParseInlineBelow, whose default is 4 KiB:
+// a smaller page's trip to a worker costs more than its parsing). The
+// line says it, or "0 pages off the loop" would read as a fault.
+func inlineBelow(cfg crawler.Config) int {
+	if cfg.ParseInlineBelow > 0 {
+		return cfg.ParseInlineBelow
+	}
+	return 4 << 10
+}
+
+// kib writes a size in KiB when it is a whole number of them.
+func kib(n int) string {
+	if n%1024 == 0 {
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // exitStatus says how the crawl went, and on stderr why it failed.
