@@ -1,0 +1,78 @@
+package task_test
+
+import (
+	"errors"
+	"runtime"
+	"testing"
+	"time"
+
+	"loopkit/task"
+)
+
+// A task's coroutine outlives its body: parked when the body returns, it
+// runs the next task's body, even after a body that panicked. Seen
+// failing with pool.put stopping every worker (none parked).
+func TestACoroutineServesTheNextTask(t *testing.T) {
+	l := newLoop(t)
+	_, err := run(t, l, func(y task.Yield) (int, error) {
+		parked := task.ParkedWorkers(l)
+		boom := task.Spawn(l, func(task.Yield) (int, error) { panic("boom") })
+		var pe *task.PanicError
+		if _, err := task.Await(y, boom); !errors.As(err, &pe) {
+			t.Errorf("a panicking body: %v, want a PanicError", err)
+		}
+		if got := task.ParkedWorkers(l); got != parked+1 {
+			t.Errorf("%d coroutines parked after the panicking body, want %d", got, parked+1)
+		}
+		next := task.Spawn(l, func(y task.Yield) (int, error) {
+			if got := task.ParkedWorkers(l); got != parked {
+				t.Errorf("%d coroutines parked while the next body runs, want %d: it took none", got, parked)
+			}
+			if err := task.Sleep(y, time.Millisecond); err != nil { // suspends and resumes on it
+				return 0, err
+			}
+			return 7, nil
+		})
+		if v, err := task.Await(y, next); v != 7 || err != nil {
+			t.Errorf("the next task on the reused coroutine: %v, %v", v, err)
+		}
+		return 0, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Parked coroutines are goroutines: a closing loop stops them, and none
+// is left behind. Seen failing with the pool's Run not stopping them.
+func TestClosingTheLoopStopsParkedCoroutines(t *testing.T) {
+	before := runtime.NumGoroutine()
+	l := newLoop(t)
+	const n = 50
+	_, err := run(t, l, func(y task.Yield) (int, error) {
+		tasks := make([]*task.Task[int], n)
+		for i := range tasks { // all alive at once: n coroutines
+			tasks[i] = task.Spawn(l, func(y task.Yield) (int, error) { return 0, task.Sleep(y, time.Millisecond) })
+		}
+		for _, tk := range tasks {
+			if _, err := task.Await(y, tk); err != nil {
+				return 0, err
+			}
+		}
+		return 0, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := task.ParkedWorkers(l); got < n {
+		t.Fatalf("%d coroutines parked, want at least %d", got, n)
+	}
+	l.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := runtime.NumGoroutine(); got > before {
+		t.Fatalf("goroutines: %d before, %d after Close", before, got)
+	}
+}
