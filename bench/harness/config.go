@@ -11,7 +11,7 @@ import (
 
 // Config is one invocation of the benchmark.
 type Config struct {
-	Scenarios []string // "S1".."S7"; empty means all
+	Scenarios []string // "S1".."S8"; empty means all
 	Variants  []string // variant names; empty means all this OS can run
 	// Rounds of S2 [10; quick: 1]; the other scenarios have their own
 	// (see sizes), because their numbers hardly vary, or take long.
@@ -41,7 +41,7 @@ type Config struct {
 
 // ScenarioIDs are all the scenarios, in the order they run: S6 comes
 // after S2, whose capacities set its arrival rates.
-var ScenarioIDs = []string{"S1", "S2", "S3", "S4", "S5", "S6", "S7"}
+var ScenarioIDs = []string{"S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8"}
 
 // Check fills in defaults and rejects unknown names and impossible values.
 func (c *Config) Check() error {
@@ -139,6 +139,9 @@ type sizes struct {
 	s7Pages  []int // the sizes of the demo site the real crawler crawls, once each
 	s7Hosts  int   // the hosts the site is split over
 	s7Resume []int // the sizes also killed and resumed
+
+	s8Pages, s8Pairs int
+	s8Hosts          []int
 }
 
 func sizesFor(quick bool) sizes {
@@ -152,6 +155,7 @@ func sizesFor(quick bool) sizes {
 			s5N: 2000, s5Small: 200, s5C: 16,
 			s6C: 16, s6Rounds: 1, s6Fractions: []float64{0.5},
 			s7Pages: []int{10_000}, s7Hosts: 20, s7Resume: []int{10_000},
+			s8Pages: 2_000, s8Pairs: 1, s8Hosts: []int{1, 20, 200},
 		}
 	}
 	return sizes{
@@ -172,5 +176,8 @@ func sizesFor(quick bool) sizes {
 		// resumed at 100,000, with a journal and queues that fit in memory,
 		// and at a million, where they do not.
 		s7Pages: []int{10_000, 100_000, 1_000_000}, s7Hosts: 20, s7Resume: []int{100_000, 1_000_000},
+		// Five pairs per host count, each run a few seconds: a default that
+		// costs more than a few percent shows in every pair.
+		s8Pages: 30_000, s8Pairs: 5, s8Hosts: []int{1, 20, 200},
 	}
 }

@@ -91,6 +91,8 @@ func lookAt(m report.Meta, s *report.Scenario, c *report.Case) string {
 			"The slowest 1 % is where a scheduler's stalls show.")
 	case "S7":
 		return millionLookAt(s)
+	case "S8":
+		return "The default's wall and CPU over one loop's, pair by pair: at most 1× wall and 1.05× CPU, or the default should be one loop."
 	}
 	return ""
 }

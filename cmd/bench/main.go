@@ -46,7 +46,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.SetOutput(stderr)
 	var (
 		cfg       harness.Config
-		scenarios = flags.String("scenarios", "", "comma-separated `list` of scenarios to run: S1,S2,S3,S4,S5,S6,S7 (default all; -quick: all but S5)")
+		scenarios = flags.String("scenarios", "", "comma-separated `list` of scenarios to run: S1,S2,S3,S4,S5,S6,S7,S8 (default all; -quick: all but S5)")
 		variants  = flags.String("variants", "", "comma-separated `list` of variants (default all): "+strings.Join(harness.Names(), ","))
 		out       = flags.String("o", "", "also write results.json, results.md and SVG charts into `dir`")
 		quiet     = flags.Bool("q", false, "no progress on stderr")
