@@ -93,6 +93,8 @@ func lookAt(m report.Meta, s *report.Scenario, c *report.Case) string {
 		return millionLookAt(s)
 	case "S8":
 		return "The default's wall and CPU over one loop's, pair by pair: at most 1× wall and 1.05× CPU, or the default should be one loop."
+	case "S9":
+		return "CPU per page of each crawler over loopkit's, peak RSS, and whether each fetched exactly the site's URL set."
 	}
 	return ""
 }

@@ -58,7 +58,7 @@ func TestAQuickRunThroughChildProcesses(t *testing.T) {
 
 func TestConfigRejectsUnknownNames(t *testing.T) {
 	for _, cfg := range []Config{
-		{Scenarios: []string{"S9"}, Self: "x"},
+		{Scenarios: []string{"S10"}, Self: "x"},
 		{Variants: []string{"threads"}, Self: "x"},
 		{Rounds: -1, Self: "x"},
 		{Pin: "sometimes", Self: "x"},
