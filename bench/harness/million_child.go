@@ -63,16 +63,16 @@ var crawlVariants = []report.Variant{
 	{Name: resumedVariant, Label: "the same command again", Short: "resumed", Kind: "crawler"},
 }
 
-// The names of S8's rows: the crawl with the default number of loops,
-// and with one.
+// The names of S8's rows: the crawl with a loop per processor, and with
+// one.
 const (
-	defaultLoopsVariant = "crawl-default-loops"
-	oneLoopVariant      = "crawl-loops-1"
+	perCPULoopsVariant = "crawl-loops-per-cpu"
+	oneLoopVariant     = "crawl-loops-1"
 )
 
 // loopsVariants label S8's rows.
 var loopsVariants = []report.Variant{
-	{Name: defaultLoopsVariant, Label: "crawl (the default --loops)", Short: "default", Kind: "crawler"},
+	{Name: perCPULoopsVariant, Label: "crawl --loops N, a loop per processor", Short: "per processor", Kind: "crawler"},
 	{Name: oneLoopVariant, Label: "crawl --loops 1", Short: "1 loop", Kind: "crawler"},
 }
 

@@ -92,7 +92,7 @@ func lookAt(m report.Meta, s *report.Scenario, c *report.Case) string {
 	case "S7":
 		return millionLookAt(s)
 	case "S8":
-		return "The default's wall and CPU over one loop's, pair by pair: at most 1× wall and 1.05× CPU, or the default should be one loop."
+		return "A loop per processor's wall and CPU over one loop's, pair by pair: where a second loop costs more than 1× wall or 1.05× CPU, the default should be one loop."
 	case "S9":
 		return "CPU per page of each crawler over loopkit's, peak RSS, and whether each fetched exactly the site's URL set."
 	}
