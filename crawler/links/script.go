@@ -3,7 +3,7 @@ package links
 import "bytes"
 
 // The states of a <script>'s text, as the tokenizer's readScript has
-// them. A script may hide "</script>" from the tokenizer inside
+// them; each escaped text's four states are in this order (escapedNext). A script may hide "</script>" from the tokenizer inside
 // "<!--" ... "-->", and there a "<script" begins a part in which
 // "</script>" does not end the script but only that part.
 const (
@@ -75,18 +75,7 @@ func (s *scanner) skipScript() bool {
 				state = scriptEscapedDashDash
 			}
 		case scriptEscaped, scriptEscapedDash, scriptEscapedDashDash:
-			switch {
-			case c == '<':
-				state = scriptEscapedLessThan
-			case c == '>' && state == scriptEscapedDashDash:
-				state = scriptData
-			case c == '-' && state == scriptEscaped:
-				state = scriptEscapedDash
-			case c == '-':
-				state = scriptEscapedDashDash
-			default:
-				state = scriptEscaped
-			}
+			state = escapedNext(c, state, scriptEscaped)
 		case scriptEscapedLessThan:
 			switch {
 			case c == '/':
@@ -102,9 +91,10 @@ func (s *scanner) skipScript() bool {
 				state = scriptEscaped
 			case isLetter(c):
 				// "<script" then a space, '/' or '>' begins the double
-				// escape; anything else goes back to the escaped text,
-				// the byte that did not match read again.
-				next, matched, eof := doubleEscapeStart(b, p-1)
+				// escape (matched as an end tag's name is); anything else
+				// goes back to the escaped text, the byte that did not
+				// match read again.
+				next, matched, eof := rawEndTag(b, p-1, "script")
 				if eof {
 					return false
 				}
@@ -118,18 +108,7 @@ func (s *scanner) skipScript() bool {
 				state = scriptData
 			}
 		case scriptDoubleEscaped, scriptDoubleEscapedDash, scriptDoubleEscapedDashDash:
-			switch {
-			case c == '<':
-				state = scriptDoubleEscapedLessThan
-			case c == '>' && state == scriptDoubleEscapedDashDash:
-				state = scriptData
-			case c == '-' && state == scriptDoubleEscaped:
-				state = scriptDoubleEscapedDash
-			case c == '-':
-				state = scriptDoubleEscapedDashDash
-			default:
-				state = scriptDoubleEscaped
-			}
+			state = escapedNext(c, state, scriptDoubleEscaped)
 		case scriptDoubleEscapedLessThan:
 			if c != '/' {
 				p-- // again
@@ -149,25 +128,19 @@ func (s *scanner) skipScript() bool {
 	}
 }
 
-// doubleEscapeStart matches "script" (lower or upper case, letter by
-// letter, as the tokenizer compares) then a space, '/' or '>', at b[p:].
-// On a mismatch, next is the byte that did not match.
-func doubleEscapeStart(b []byte, p int) (next int, matched, eof bool) {
-	const lower, upper = "script", "SCRIPT"
-	for i := range len(lower) {
-		if p >= len(b) {
-			return p, false, true
-		}
-		if b[p] != lower[i] && b[p] != upper[i] {
-			return p, false, false
-		}
-		p++
+// escapedNext is the next state of a script's escaped text, plain or
+// double: text is its first state, followed in the list above by its
+// dash, dash-dash and '<' states. "-->" goes back to plain script data.
+func escapedNext(c byte, state, text int) int {
+	switch {
+	case c == '<':
+		return text + 3
+	case c == '>' && state == text+2:
+		return scriptData
+	case c == '-' && state == text:
+		return text + 1
+	case c == '-':
+		return text + 2
 	}
-	if p >= len(b) {
-		return p, false, true
-	}
-	if isSpace(b[p]) || b[p] == '/' || b[p] == '>' {
-		return p + 1, true, false
-	}
-	return p, false, false
+	return text
 }
