@@ -104,7 +104,8 @@ func (b *bench) peers(ctx context.Context) (report.Scenario, error) {
 	}
 	sc.Cases = []report.Case{{Label: fmt.Sprintf("%d hosts", z.s9Hosts), Rows: rowsOut}}
 	sc.Notes = append([]string{
-		"Each crawler is a process of its own, measured from outside: CPU is its user and system time (wait4), " +
+		"Each crawler is a process of its own, not pinned: each may use every processor, the site's too, as a user would run it " +
+			"(the machine line above is about the other scenarios' clients). It is measured from outside: CPU is its user and system time (wait4), " +
 			"peak RSS its maximum resident set, wall from its start to its exit. CPU per page is over the pages the site served " +
 			"(robots.txt left out). The URL check compares what the site counted it served, path by path, with its link graph: " +
 			"every URL a polite crawler fetches, once.",
