@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"loopkit/loop"
 	"loopkit/task"
 )
 
@@ -68,6 +69,47 @@ func TestClosingTheLoopStopsParkedCoroutines(t *testing.T) {
 		t.Fatalf("%d coroutines parked, want at least %d", got, n)
 	}
 	l.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := runtime.NumGoroutine(); got > before {
+		t.Fatalf("goroutines: %d before, %d after Close", before, got)
+	}
+}
+
+// A loop of a group locked to its threads made its coroutines on its
+// thread, and closing it stops them: a parked one, and a task still
+// suspended. iter.Pull switches to such a coroutine only from that
+// thread, so the group closes each locked loop as its Run ends, on its
+// own goroutine. Seen failing (the runtime killed the test binary: "coro:
+// OS thread locking must match locking at coroutine creation") with the
+// loops closed by Group.Close, from the goroutine that called it.
+func TestALockedGroupClosesItsCoroutines(t *testing.T) {
+	before := runtime.NumGoroutine()
+	g, err := loop.NewGroup(2, &loop.GroupOptions{LockOSThread: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var suspended [2]*task.Task[int]
+	err = g.Run(func(i int, l *loop.Loop) error {
+		suspended[i] = task.Spawn(l, func(y task.Yield) (int, error) { return 0, task.Sleep(y, time.Hour) })
+		_, err := task.Run(l, func(y task.Yield) (int, error) { // leaves its coroutine parked
+			return 0, task.Sleep(y, time.Millisecond)
+		})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for i, tk := range suspended {
+		if !errors.Is(tk.Err(), loop.ErrClosed) {
+			t.Errorf("loop %d: the suspended task ended with %v, want loop.ErrClosed", i, tk.Err())
+		}
+	}
 	deadline := time.Now().Add(5 * time.Second)
 	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
