@@ -69,13 +69,7 @@ func TestClosingTheLoopStopsParkedCoroutines(t *testing.T) {
 		t.Fatalf("%d coroutines parked, want at least %d", got, n)
 	}
 	l.Close()
-	deadline := time.Now().Add(5 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if got := runtime.NumGoroutine(); got > before {
-		t.Fatalf("goroutines: %d before, %d after Close", before, got)
-	}
+	noGoroutineLeft(t, before)
 }
 
 // A loop of a group locked to its threads made its coroutines on its
@@ -110,11 +104,5 @@ func TestALockedGroupClosesItsCoroutines(t *testing.T) {
 			t.Errorf("loop %d: the suspended task ended with %v, want loop.ErrClosed", i, tk.Err())
 		}
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if got := runtime.NumGoroutine(); got > before {
-		t.Fatalf("goroutines: %d before, %d after Close", before, got)
-	}
+	noGoroutineLeft(t, before)
 }

@@ -48,13 +48,9 @@ func (s *scanner) skipScript() bool {
 		case scriptLessThan:
 			switch c {
 			case '/':
-				next, matched, eof := rawEndTag(b, p, "script")
-				if eof {
-					return false
-				}
-				if matched {
-					s.i = p - 2
-					return true
+				next, done, eof := s.scriptEndTag(p)
+				if done || eof {
+					return done
 				}
 				p = next
 				state = scriptData
@@ -79,13 +75,9 @@ func (s *scanner) skipScript() bool {
 		case scriptEscapedLessThan:
 			switch {
 			case c == '/':
-				next, matched, eof := rawEndTag(b, p, "script")
-				if eof {
-					return false
-				}
-				if matched {
-					s.i = p - 2
-					return true
+				next, done, eof := s.scriptEndTag(p)
+				if done || eof {
+					return done
 				}
 				p = next
 				state = scriptEscaped
@@ -126,6 +118,17 @@ func (s *scanner) skipScript() bool {
 			}
 		}
 	}
+}
+
+// scriptEndTag reads what follows "</" at b[p:] in a script: its end
+// tag (done, and run reads the tag from its '<'), the end of the page
+// (eof), or neither (next is the byte to read again).
+func (s *scanner) scriptEndTag(p int) (next int, done, eof bool) {
+	next, done, eof = rawEndTag(s.b, p, "script")
+	if done {
+		s.i = p - 2
+	}
+	return next, done, eof
 }
 
 // escapedNext is the next state of a script's escaped text, plain or
