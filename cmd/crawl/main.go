@@ -77,6 +77,13 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 	}
 	o.cfg.Roots = roots
 
+	stopProfile, err := startCPUProfile(o.profile)
+	if err != nil {
+		fmt.Fprintf(stderr, "crawl: %v\n", err)
+		return 2
+	}
+	defer stopProfile()
+
 	lg, finishLoops, err := newLoops(o, stderr) // trace.go: the loops' stats and --trace
 	if err != nil {
 		fmt.Fprintf(stderr, "crawl: %v\n", err)
