@@ -193,6 +193,7 @@ func (c *Crawler) fetchRobots(y task.Yield, j *frontier.Job) verdict {
 	if errors.Is(err, future.ErrCancelled) {
 		return verdict{retry: true, tries: it.Tries} // an interrupt: nothing was decided
 	}
+	defer release(reply) // what the host learns of it is copied out first
 	v, giveUp := c.judge(j, reply, err, tries)
 	switch {
 	case giveUp != "":
