@@ -2,6 +2,7 @@ package crawler
 
 import (
 	"bytes"
+	"fmt"
 	"go/ast"
 	"go/importer"
 	"go/parser"
@@ -14,6 +15,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -33,13 +35,28 @@ type typedPackage struct {
 	info  *types.Info
 }
 
+var (
+	typedOnce sync.Once
+	typed     *typedPackage
+	typedErr  error
+)
+
 // typeCheck type-checks the package's own files (not its tests), with the
-// export data go list gives for what it imports.
+// export data go list gives for what it imports: once, for every test
+// that asks.
 func typeCheck(t *testing.T) *typedPackage {
 	t.Helper()
+	typedOnce.Do(func() { typed, typedErr = checkPackage() })
+	if typedErr != nil {
+		t.Fatal(typedErr)
+	}
+	return typed
+}
+
+func checkPackage() (*typedPackage, error) {
 	out, err := exec.Command("go", "list", "-export", "-deps", "-f", "{{.ImportPath}}\t{{.Export}}", ".").Output()
 	if err != nil {
-		t.Fatalf("go list: %v", err)
+		return nil, fmt.Errorf("go list: %v", err)
 	}
 	exports := map[string]string{}
 	for _, line := range strings.Split(string(bytes.TrimSpace(out)), "\n") {
@@ -50,7 +67,7 @@ func typeCheck(t *testing.T) *typedPackage {
 		info: &types.Info{Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}}
 	names, err := filepath.Glob("*.go")
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	var files []*ast.File
 	for _, name := range names {
@@ -59,7 +76,7 @@ func typeCheck(t *testing.T) *typedPackage {
 		}
 		f, err := parser.ParseFile(p.fset, name, nil, parser.ParseComments)
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		p.files[name] = f
 		files = append(files, f)
@@ -68,9 +85,9 @@ func typeCheck(t *testing.T) *typedPackage {
 		return os.Open(exports[path])
 	})}
 	if _, err := conf.Check("loopkit/crawler", p.fset, files, p.info); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	return p
+	return p, nil
 }
 
 // fileOf is the name of the file that declares obj, or "" if another
