@@ -227,3 +227,59 @@ func TestExtraBytesAfterAResponseCloseTheConnection(t *testing.T) {
 		t.Fatalf("%d connections pooled after a response followed by extra bytes", n)
 	}
 }
+
+// Sending is asked before every write of a request, the resend on a
+// fresh connection too, and a no sends nothing: here the resend after a
+// dead pooled connection is refused, so the request reached the server
+// once, fails with Sending's error, and the connection dialled for the
+// resend serves the next request.
+func TestSendingIsAskedBeforeEveryWrite(t *testing.T) {
+	var mu sync.Mutex
+	arrivals := map[string]int{}
+	conns := 0
+	// Each connection answers its first request and closes on the second.
+	url := rawServer(t, func(c net.Conn, r *bufio.Reader) {
+		mu.Lock()
+		conns++
+		mu.Unlock()
+		for i := 0; ; i++ {
+			head, err := readRequest(r)
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			arrivals[strings.Fields(head)[1]]++
+			mu.Unlock()
+			if i > 0 {
+				return
+			}
+			c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"))
+		}
+	})
+	l, c := onLoop(t, http1.Options{MaxConnsPerHost: 1})
+	if _, err := get(t, l, c, url+"/warm"); err != nil {
+		t.Fatal(err)
+	}
+	no := errors.New("no more")
+	asked := 0
+	x := c.Do(http1.Request{URL: url + "/x", Sending: func() error {
+		if asked++; asked > 1 {
+			return no
+		}
+		return nil
+	}})
+	if _, err := await(t, l, x); !errors.Is(err, no) {
+		t.Fatalf("x: %v, want Sending's error", err)
+	}
+	if _, err := get(t, l, c, url+"/y"); err != nil {
+		t.Fatalf("y after the refusal: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if asked != 2 || arrivals["/x"] != 1 {
+		t.Fatalf("Sending asked %d times, x arrived %d times; want 2 and 1", asked, arrivals["/x"])
+	}
+	if conns != 2 {
+		t.Fatalf("%d connections; want 2: y went on the one dialled for x's resend", conns)
+	}
+}

@@ -48,15 +48,16 @@ type exchange struct {
 
 	maxBody  int64 // Request.MaxBodyBytes
 	wantBody func(*Response) bool
-	truncate bool   // Request.TruncateBody
-	traced   bool   // trace filled in
-	onSent   func() // Request.Sent
+	truncate bool         // Request.TruncateBody
+	traced   bool         // trace filled in
+	onSent   func()       // Request.Sent
+	sending  func() error // Request.Sending
 }
 
 // newExchange makes the record of one request; begin starts it.
 func newExchange(c *Client, req Request) *exchange {
 	ex := &exchange{client: c, method: req.Method, extra: req.Header, start: c.loop.Time(),
-		maxBody: req.MaxBodyBytes, truncate: req.TruncateBody, wantBody: req.WantBody, onSent: req.Sent, trace: req.Trace}
+		maxBody: req.MaxBodyBytes, truncate: req.TruncateBody, wantBody: req.WantBody, onSent: req.Sent, sending: req.Sending, trace: req.Trace}
 	ex.reply.URL = req.URL
 	ex.result.Init(c.loop)
 	if ex.method == "" {
