@@ -243,3 +243,38 @@ func TestBare429RetryWaitsAtLeastASecondDoubling(t *testing.T) {
 		}
 	}
 }
+
+// A bare 429 holds back the whole server, not only the URL refused: its
+// other pages wait a second too, and a second refusal in a row holds it
+// two — measured at the server.
+func TestABare429HoldsTheWholeServerASecondDoubling(t *testing.T) {
+	t.Parallel() // it mostly waits
+	srv := wirelog.New(t)
+	var mu sync.Mutex
+	n := 0
+	base := srv.Host("h", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		n++
+		refuse := n <= 2
+		mu.Unlock()
+		if refuse {
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		wirelog.Page(w)
+	}))
+	var roots []string
+	for i := range 4 {
+		roots = append(roots, fmt.Sprintf("%s/p%d", base, i))
+	}
+	_, recs := crawl(t, crawler.Config{Roots: roots, NoRobots: true, PerHost: 1, MaxTries: 3})
+	if len(recs) != 4 {
+		t.Fatalf("%d records, want 4", len(recs))
+	}
+	arr := srv.Arrivals("h")
+	for i, least := range []time.Duration{time.Second, 2 * time.Second} {
+		if gap := arr[i+1].At.Sub(arr[i].At); gap < least-20*time.Millisecond {
+			t.Errorf("after refusal %d, %s came %v later, want at least %v", i+1, arr[i+1].Path, gap.Round(time.Millisecond), least)
+		}
+	}
+}

@@ -93,7 +93,7 @@ func (c *Crawler) HoldServer(authority string, until time.Time) {
 func (c *Crawler) Drop(drop func(origin string) bool) {
 	for origin, h := range c.hosts {
 		if drop(origin) {
-			c.front.Forget(h.host)
+			c.front.Forget(h.host, nil)
 		}
 	}
 	for f, j := range c.fetches {
