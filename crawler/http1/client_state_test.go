@@ -231,8 +231,8 @@ func TestExtraBytesAfterAResponseCloseTheConnection(t *testing.T) {
 // Sending is asked before every write of a request, the resend on a
 // fresh connection too, and a no sends nothing: here the resend after a
 // dead pooled connection is refused, so the request reached the server
-// once, fails with Sending's error, and the connection dialled for the
-// resend serves the next request.
+// once, fails with Sending's error (not ErrRetried: it was sent once),
+// and the connection dialled for the resend serves the next request.
 func TestSendingIsAskedBeforeEveryWrite(t *testing.T) {
 	var mu sync.Mutex
 	arrivals := map[string]int{}
@@ -268,8 +268,8 @@ func TestSendingIsAskedBeforeEveryWrite(t *testing.T) {
 		}
 		return nil
 	}})
-	if _, err := await(t, l, x); !errors.Is(err, no) {
-		t.Fatalf("x: %v, want Sending's error", err)
+	if _, err := await(t, l, x); !errors.Is(err, no) || errors.Is(err, http1.ErrRetried) {
+		t.Fatalf("x: %v, want Sending's error, not marked as sent twice", err)
 	}
 	if _, err := get(t, l, c, url+"/y"); err != nil {
 		t.Fatalf("y after the refusal: %v", err)

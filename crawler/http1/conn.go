@@ -119,6 +119,7 @@ func (c *conn) send(ex *exchange) {
 				c.ex, ex.conn = nil, nil
 			}
 			c.pool.release(c)
+			ex.reply.Retried = false // it was not sent again, after all
 			ex.fail(err)
 			return
 		}
