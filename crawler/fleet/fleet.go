@@ -257,7 +257,7 @@ func (f *Fleet) keep(shard int, hash, field, value string) {
 // Finish is crawler.Shared's: the crawl is over here. What is not sent
 // is sent, and the shards are given back, what was taken and not settled
 // going back to their queues for another process.
-func (f *Fleet) Finish(y task.Yield) {
+func (f *Fleet) Finish(y task.Yield) error {
 	f.finished = true
 	if f.tick != nil {
 		f.tick.Cancel()
@@ -276,7 +276,11 @@ func (f *Fleet) Finish(y task.Yield) {
 	}
 	f.client.Do(y, "ZREM", f.prefix+"procs", f.opts.Owner)
 	f.held = map[int]*lease{}
+	return nil
 }
+
+// MaySend is crawler.Shared's.
+func (f *Fleet) MaySend(origin string) bool { return true }
 
 // Close closes the connection to Redis.
 func (f *Fleet) Close() {
