@@ -142,7 +142,7 @@ func (f *Fleet) Join(y task.Yield, l *loop.Loop) error {
 		return fmt.Errorf("Options.Redis: %w", err)
 	}
 	f.client = client
-	if _, err := client.Do(y, "PING"); err != nil {
+	if err := f.reach(y); err != nil {
 		client.Close()
 		return fmt.Errorf("Options.Redis %s: cannot reach Redis: %w", f.opts.Redis, err)
 	}
@@ -183,6 +183,25 @@ func (f *Fleet) Join(y task.Yield, l *loop.Loop) error {
 	}
 	f.opts.Shards, f.instance = theirs.Shards, instance
 	return nil
+}
+
+// reach waits for Redis to answer a PING, for a few seconds (a fleet's
+// processes and its Redis are often started together), and fails with
+// why if it does not.
+func (f *Fleet) reach(y task.Yield) error {
+	deadline := f.loop.Time() + min(f.opts.JoinWait, 5*time.Second)
+	for said := false; ; said = true {
+		_, err := f.client.Do(y, "PING")
+		if err == nil || f.loop.Time() > deadline {
+			return err
+		}
+		if !said {
+			f.opts.Notice(fmt.Sprintf("fleet: waiting for Redis at %s (%v)", f.client.URL().Addr(), err))
+		}
+		if err := task.Sleep(y, 100*time.Millisecond); err != nil {
+			return err
+		}
+	}
 }
 
 // retry runs do until it succeeds or fails for another reason than a lost

@@ -192,7 +192,8 @@ func TestFleetJoinerWithoutRootsWaitsAndStoresNothing(t *testing.T) {
 	}
 }
 
-// Redis down at the start is a clear error, not a hang.
+// Redis down at the start is a clear error, not a hang: a process waits
+// for it a few seconds (at most Options.JoinWait), then says why.
 func TestFleetWithoutRedisIsAnError(t *testing.T) {
 	rds := redistest.Start(t, redistest.Options{})
 	rds.Kill()
@@ -201,7 +202,8 @@ func TestFleetWithoutRedisIsAnError(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	f, _ := fleet.New(fleet.Options{Redis: rds.URL(), CrawlID: "x", Settings: crawler.SettingsOf(crawler.Config{Roots: []string{"http://a.test/"}})})
+	f, _ := fleet.New(fleet.Options{Redis: rds.URL(), CrawlID: "x", JoinWait: 300 * time.Millisecond,
+		Settings: crawler.SettingsOf(crawler.Config{Roots: []string{"http://a.test/"}})})
 	defer f.Close()
 	_, err = task.Run(l, func(y task.Yield) (int, error) { return 0, f.Join(y, l) })
 	if err == nil || !strings.Contains(err.Error(), "cannot reach Redis") {
