@@ -122,10 +122,14 @@ func start(t *testing.T, o memberOptions) *member {
 	if o.name != "" {
 		cfg.UserAgent = "loopkit/0.1 (" + o.name + ")"
 	}
+	owner := o.name // leases name their holder: "a 3"
+	if owner == "" {
+		owner = fmt.Sprintf("member%p", m)
+	}
 	if o.lease == 0 {
 		o.lease = time.Second
 	}
-	f, err := fleet.New(fleet.Options{Redis: o.redis, CrawlID: o.id, Shards: 8, Lease: o.lease,
+	f, err := fleet.New(fleet.Options{Redis: o.redis, CrawlID: o.id, Shards: 8, Lease: o.lease, Owner: owner,
 		Settings: crawler.SettingsOf(cfg), Politeness: crawler.PolitenessOf(cfg), JoinWait: o.joinWait, Window: o.window, Notice: func(s string) {
 			t.Logf("%s: %s", o.name, s)
 			m.mu.Lock()

@@ -159,15 +159,26 @@ func (f *Fleet) send() {
 func (f *Fleet) build() *stepRun {
 	run := &stepRun{}
 	var groups []any
+	// A step goes when there is something to write, or a queue that may
+	// have more to take (hungry: a heartbeat passed, or the last take was
+	// full). A step that goes anyway takes for every shard that has room
+	// for half a window: its calls cost little next to the command's own.
+	goes := len(f.found) > 0 || len(f.settles) > 0 || len(f.keeps) > 0
+	for _, l := range f.leases() {
+		goes = goes || l.hungry
+	}
+	if !goes {
+		return nil
+	}
 	for _, l := range f.leases() {
 		s, keeps := f.settles[l], f.keeps[l]
 		take := 0
 		if !l.draining && !f.finished && !f.c.Stopping() {
 			if room := f.window() - len(l.taken); room > 0 && (l.hungry || room >= f.window()/2) {
 				take = room
-				l.hungry = false
 			}
 		}
+		l.hungry = false
 		if s == nil && keeps == nil && take == 0 {
 			continue
 		}
