@@ -185,32 +185,32 @@ local function count(kind, n) tally[kind] = (tally[kind] or 0) + n end
 -- The links.
 local added, capped = 0, 0
 if nf > 0 then
+  -- A process sends each URL once (its own seen set), so a batch has no
+  -- duplicates of its own.
   local urls = {}
   for k = 1, nf do urls[k] = ARGV[8 + 3 * k] end
-  local fresh, here = {}, {}
+  local fresh, new = {}, {}
   for a = 1, nf, 1000 do
     local m = redis.call('SMISMEMBER', P .. 'seen', unpack(urls, a, math.min(a + 999, nf)))
     for k = 1, #m do
-      local u = urls[a + k - 1]
-      if m[k] == 0 and not here[u] then
-        here[u] = true
+      if m[k] == 0 then
         fresh[#fresh + 1] = a + k - 1
+        new[#new + 1] = urls[a + k - 1]
       end
     end
   end
-  if #fresh > 0 then
-    local new = {}
-    for k = 1, #fresh do new[k] = urls[fresh[k]] end
-    inChunks(new, function(...) redis.call('SADD', P .. 'seen', ...) end)
-  end
+  if #new > 0 then inChunks(new, function(...) redis.call('SADD', P .. 'seen', ...) end) end
   -- The caps: a host's URLs, a path's queries, for the whole crawl.
   local admitted = fresh
   if #fresh > 0 and (pageCap > 0 or queryCap > 0) then
     local hostOf, pathOf, hosts, paths, hostN, pathN = {}, {}, {}, {}, {}, {}
     for _, k in ipairs(fresh) do
       local u = urls[k]
-      hostOf[k] = string.match(u, '^[^/]*//[^/?#]*')
-      if pageCap > 0 and hostN[hostOf[k]] == nil then hostN[hostOf[k]] = 0; hosts[#hosts + 1] = hostOf[k] end
+      if pageCap > 0 then
+        local h = string.match(u, '^[^/]*//[^/?#]*')
+        hostOf[k] = h
+        if hostN[h] == nil then hostN[h] = 0; hosts[#hosts + 1] = h end
+      end
       if queryCap > 0 and string.find(u, '?', 1, true) then
         pathOf[k] = string.match(u, '^[^?]*')
         if pathN[pathOf[k]] == nil then pathN[pathOf[k]] = 0; paths[#paths + 1] = pathOf[k] end
