@@ -2,6 +2,7 @@ package fleet_test
 
 import (
 	"fmt"
+	"hash/fnv"
 	"slices"
 	"strings"
 	"testing"
@@ -207,3 +208,45 @@ func TestFleetProcessCutOffFromRedisStopsAtItsLease(t *testing.T) {
 }
 
 var _ = wirelog.Arrival{}
+
+// A Redis that restarts from its append-only file (fsync every second),
+// or a replica that takes over, may have lost the last writes it
+// answered: a page settled is back in its shard's processing set, counted
+// as pending. Its holder, which believes it settled, reads each shard back
+// after a reconnect, and fetches again what it holds there and does not
+// know of; so the crawl ends. (Here the lost settle is put back by hand.)
+func TestFleetRefetchesWhatRedisForgotItSettled(t *testing.T) {
+	rds := redistest.Start(t, redistest.Options{})
+	web := newHostsWeb(t, 2, 30, 60*time.Millisecond)
+	p := faultproxy.New(t, rds.Addr(), nil)
+	cfg := crawler.Config{MaxTasks: 4, PerHost: 1, NoRobots: true}
+	m := start(t, memberOptions{redis: "redis://" + p.Addr() + "/0", id: "forgot", roots: web.roots, cfg: cfg, name: "a"})
+	waitRecords(t, 6, m)
+	u := m.urls()[0] // settled by now: its page was recorded well before five others
+	host, _, _ := strings.Cut(strings.TrimPrefix(u, "http://"), "/")
+	h := fnv.New32a()
+	h.Write([]byte(host))
+	shard := h.Sum32() % 8
+	for _, cmd := range [][]string{
+		{"SADD", fmt.Sprintf("loopkit:forgot:p:%d", shard), "1 10 " + u},
+		{"INCR", "loopkit:forgot:pending"},
+	} {
+		if _, err := rds.CLI(cmd...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.CutAll() // the reconnect after the restart
+	if err := m.end(t, 30*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	path := strings.TrimPrefix(u, "http://"+host)
+	name := ""
+	for i, root := range web.roots {
+		if strings.HasPrefix(u, root) {
+			name = fmt.Sprint("h", i)
+		}
+	}
+	if n := web.srv.Count(name, path); n != 2 {
+		t.Fatalf("%s fetched %d times, want twice: once, and again once Redis had forgotten it", u, n)
+	}
+}

@@ -329,7 +329,6 @@ func (f *Fleet) fail(err error) {
 		return
 	}
 	f.err = err
-	f.opts.Notice(err.Error())
 	f.end()
 }
 
@@ -390,6 +389,12 @@ func (f *Fleet) connEvent(ev resp.ConnEvent) {
 		f.opts.Notice("fleet: Redis is back")
 	}
 	if ev.Up {
-		f.schedule() // a step that waited for the connection goes now
+		// What was answered may not all be there: a Redis restarted from
+		// its file, or a replica that took over, may have lost the last
+		// writes it answered. Each shard's processing set is read back.
+		for _, l := range f.held {
+			l.recheck = true
+		}
+		f.schedule() // and a step that waited for the connection goes now
 	}
 }

@@ -23,6 +23,7 @@ type lease struct {
 	taken    map[string]string // url → its queue entry: offered to the crawler, not settled by it
 	settling map[string]string // url → its entry: settled here, not yet in Redis
 	hungry   bool              // its queue may have more: take at the next step
+	recheck  bool              // read its processing set back at the next step (after a reconnect)
 	draining bool              // being given back: nothing more is taken
 }
 

@@ -122,18 +122,23 @@ return false
 // from the front of the queue to the processing set, where the next
 // holder finds them if this one dies.
 //
+// A shard may also be read back (recheck): after a reconnect, a Redis
+// that restarted from a file or failed over may have lost writes it had
+// answered, and hold in a processing set a page its holder settled. The
+// holder fetches again what it finds there and does not know of.
+//
 // ARGV: prefix, instance, owner, step number, how long the number is kept
 // (ms), the host cap, the query cap (0: none), the number of links, then
 // each link's (shard, entry, url); the number of shards, then each
-// shard's: shard, token, URLs to take, entries settled (a count, then the
-// entries), tallies (a count, then (kind, n) pairs), politeness kept (a
-// count, then (hash, field, value) triples).
+// shard's: shard, token, URLs to take, recheck (1 or 0), entries settled
+// (a count, then the entries), tallies (a count, then (kind, n) pairs),
+// politeness kept (a count, then (hash, field, value) triples).
 //
 // Returns {1 if the step was run before, links new, links over a cap,
 // pending after the step (-1: not read), then per shard {shard, 1 or 0
-// (the lease is the caller's, or lost), pages settled, entries}}: the
-// entries taken, or, for a step run before, every entry the caller holds
-// in the shard's processing set.
+// (the lease is the caller's, or lost), pages settled, entries taken,
+// entries held}}: entries held are the shard's processing set as the step
+// began, for a recheck or a step run before.
 var step = resp.NewScript(`#!lua
 local P, owner, seq = ARGV[1], ARGV[3], ARGV[4]
 local pageCap, queryCap = tonumber(ARGV[6]), tonumber(ARGV[7])
@@ -149,6 +154,7 @@ for g = 1, tonumber(arg()) do
   grp.shard = arg()
   grp.token = arg()
   grp.take = tonumber(arg())
+  grp.recheck = arg() == '1'
   for k = 1, tonumber(arg()) do grp.settle[k] = arg() end
   for k = 1, tonumber(arg()) do
     local kind = arg()
@@ -170,7 +176,7 @@ if got[2] == seq then
   local out = {1, 0, 0, -1}
   for g = 1, #groups do
     local grp, mine = groups[g], got[g + 2] == owner .. ' ' .. groups[g].token
-    out[#out + 1] = {tonumber(grp.shard), mine and 1 or 0, 0, mine and redis.call('SMEMBERS', P .. 'p:' .. grp.shard) or {}}
+    out[#out + 1] = {tonumber(grp.shard), mine and 1 or 0, 0, {}, mine and redis.call('SMEMBERS', P .. 'p:' .. grp.shard) or {}}
   end
   return out
 end
@@ -267,10 +273,11 @@ end
 local out = {0, added, capped, -1}
 for g = 1, #groups do
   local grp = groups[g]
-  local res = {tonumber(grp.shard), 0, 0, {}}
+  local res = {tonumber(grp.shard), 0, 0, {}, {}}
   if got[g + 2] == owner .. ' ' .. grp.token then
     res[2] = 1
     local p = P .. 'p:' .. grp.shard
+    if grp.recheck then res[5] = redis.call('SMEMBERS', p) end
     if #grp.settle > 0 then
       local n = 0
       inChunks(grp.settle, function(...) n = n + redis.call('SREM', p, ...) end)

@@ -48,7 +48,7 @@ func (s *scriptCall) stepNumbered(seq int, owner string, links []string, shard i
 	for _, u := range links {
 		args = append(args, 0, "0 10 "+u, u)
 	}
-	args = append(args, 1, shard, token, take, len(settled))
+	args = append(args, 1, shard, token, take, 0, len(settled))
 	for _, u := range settled {
 		args = append(args, "0 10 "+u)
 	}
@@ -140,7 +140,7 @@ func TestAStepRunsOnce(t *testing.T) {
 		if first.Elems[0].Int != 0 || again.Elems[0].Int != 1 {
 			t.Fatalf("run twice: %v then %v, want the second marked as run before", first, again)
 		}
-		if got := entries(again.Elems[4].Elems[3]); len(got) != 1 || got[0] != "0 10 http://a/2" {
+		if got := entries(again.Elems[4].Elems[4]); len(got) != 1 || got[0] != "0 10 http://a/2" {
 			t.Fatalf("the step run again answered %v, want what A holds: a/2", got)
 		}
 	})

@@ -165,7 +165,7 @@ func (f *Fleet) build() *stepRun {
 	// for half a window: its calls cost little next to the command's own.
 	goes := len(f.found) > 0 || len(f.settles) > 0 || len(f.keeps) > 0
 	for _, l := range f.leases() {
-		goes = goes || l.hungry
+		goes = goes || l.hungry || l.recheck
 	}
 	if !goes {
 		return nil
@@ -179,11 +179,15 @@ func (f *Fleet) build() *stepRun {
 			}
 		}
 		l.hungry = false
-		if s == nil && keeps == nil && take == 0 {
+		if s == nil && keeps == nil && take == 0 && !l.recheck {
 			continue
 		}
 		g := stepGroup{l: l, take: take}
-		groups = append(groups, l.shard, l.token, take)
+		recheck := 0
+		if l.recheck {
+			recheck, l.recheck = 1, false
+		}
+		groups = append(groups, l.shard, l.token, take, recheck)
 		if s == nil {
 			groups = append(groups, 0, 0)
 		} else {
@@ -247,7 +251,7 @@ func (f *Fleet) apply(run *stepRun, v []resp.Value) {
 	for i, g := range run.groups {
 		res := v[4+i].Elems
 		l := g.l
-		if len(res) != 4 || f.held[l.shard] != l {
+		if len(res) != 5 || f.held[l.shard] != l {
 			continue // given up meanwhile
 		}
 		if res[1].Int == 0 {
@@ -258,6 +262,9 @@ func (f *Fleet) apply(run *stepRun, v []resp.Value) {
 			delete(l.settling, u)
 		}
 		f.Stats.Settled += len(g.settled)
+		for _, e := range res[4].Elems { // held, as the step began: this step's takes come after
+			f.adopt(l, e.Str)
+		}
 		for _, e := range res[3].Elems {
 			f.adopt(l, e.Str)
 		}
