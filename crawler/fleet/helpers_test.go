@@ -36,10 +36,12 @@ func newHostsWeb(t *testing.T, n, pages int, hold time.Duration) *hostsWeb {
 	for h := range n {
 		name := fmt.Sprint("h", h)
 		fan := wirelog.Fan(pages, func(rw http.ResponseWriter, r *http.Request) {
+			w.mu.Lock() // the hosts are made one after the other, and serve as they come
 			next := bases[(h+1)%n]
+			w.mu.Unlock()
 			wirelog.Page(rw, next+"/p0", next+"/p1")
 		})
-		bases[h] = w.srv.Host(name, http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		base := w.srv.Host(name, http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 			w.mu.Lock()
 			w.now[name]++
 			w.peak[name] = max(w.peak[name], w.now[name])
@@ -50,6 +52,9 @@ func newHostsWeb(t *testing.T, n, pages int, hold time.Duration) *hostsWeb {
 			w.now[name]--
 			w.mu.Unlock()
 		}))
+		w.mu.Lock()
+		bases[h] = base
+		w.mu.Unlock()
 	}
 	for _, b := range bases {
 		w.roots = append(w.roots, b+"/")
