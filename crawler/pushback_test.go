@@ -214,24 +214,30 @@ func TestPushbackPenaltyDecays(t *testing.T) {
 	}
 }
 
+// refusingFirst answers its first n requests, whatever they ask for, with
+// a bare 429 (no Retry-After), and the rest with a page.
+func refusingFirst(n int) http.Handler {
+	var mu sync.Mutex
+	seen := 0
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen++
+		refuse := seen <= n
+		mu.Unlock()
+		if refuse {
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		wirelog.Page(w)
+	})
+}
+
 // A bare 429 is treated like a 503: its retry waits at least a second,
 // and the wait doubles with each try — measured at the server.
 func TestBare429RetryWaitsAtLeastASecondDoubling(t *testing.T) {
 	t.Parallel() // it mostly waits
 	srv := wirelog.New(t)
-	var mu sync.Mutex
-	n := 0
-	root := srv.Host("h", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		n++
-		first := n <= 2
-		mu.Unlock()
-		if first {
-			w.WriteHeader(http.StatusTooManyRequests)
-			return
-		}
-		wirelog.Page(w)
-	}))
+	root := srv.Host("h", refusingFirst(2))
 	_, recs := crawl(t, crawler.Config{Roots: []string{root}, NoRobots: true, MaxTries: 3, BackoffBase: 100 * time.Millisecond})
 	if r := recs["/"]; status(r) != 200 || r.Tries != 3 {
 		t.Fatalf("root recorded %+v, want 200 after 3 tries", r)
@@ -250,19 +256,7 @@ func TestBare429RetryWaitsAtLeastASecondDoubling(t *testing.T) {
 func TestABare429HoldsTheWholeServerASecondDoubling(t *testing.T) {
 	t.Parallel() // it mostly waits
 	srv := wirelog.New(t)
-	var mu sync.Mutex
-	n := 0
-	base := srv.Host("h", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		n++
-		refuse := n <= 2
-		mu.Unlock()
-		if refuse {
-			w.WriteHeader(http.StatusTooManyRequests)
-			return
-		}
-		wirelog.Page(w)
-	}))
+	base := srv.Host("h", refusingFirst(2))
 	var roots []string
 	for i := range 4 {
 		roots = append(roots, fmt.Sprintf("%s/p%d", base, i))

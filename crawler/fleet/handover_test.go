@@ -68,25 +68,30 @@ func TestFleetDrainsAShardItGivesBack(t *testing.T) {
 	t.Logf("%d hosts changed hands; a recorded %d, b %d", len(handed), len(a.urls()), len(b.urls()))
 }
 
-// firstAfter is the first arrival at host after t by member name.
-func firstAfter(srv *wirelog.Server, host, name string, t time.Time) (wirelog.Arrival, bool) {
-	for _, a := range srv.Arrivals(host) {
-		if agentOf(a) == name && a.At.After(t) {
-			return a, true
+// handover runs a's part of a one-host crawl (until a is given, as
+// stop, to stop somehow), then b's, and returns a's last request to host
+// "h" and b's first after it, as the server saw them.
+func handover(t *testing.T, srv *wirelog.Server, a memberOptions, stop func(*member), b memberOptions) (last, first wirelog.Arrival) {
+	t.Helper()
+	ma := start(t, a)
+	waitRecords(t, 1, ma)
+	stop(ma)
+	mb := start(t, b)
+	if err := mb.end(t, 60*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range srv.Arrivals("h") {
+		switch {
+		case agentOf(x) == a.name:
+			last = x
+		case agentOf(x) == b.name && !last.At.IsZero() && x.At.After(last.At) && first.At.IsZero():
+			first = x
 		}
 	}
-	return wirelog.Arrival{}, false
-}
-
-// lastBy is the last arrival at host by member name.
-func lastBy(srv *wirelog.Server, host, name string) wirelog.Arrival {
-	var last wirelog.Arrival
-	for _, a := range srv.Arrivals(host) {
-		if agentOf(a) == name {
-			last = a
-		}
+	if first.At.IsZero() {
+		t.Fatal("the next process sent nothing: the test proved nothing")
 	}
-	return last
+	return last, first
 }
 
 // A host's spacing is the host's, not a process's: when a process gives
@@ -100,21 +105,15 @@ func TestFleetKeepsAHostsSpacingAcrossAHandover(t *testing.T) {
 	srv := wirelog.New(t)
 	root := srv.Host("h", wirelog.Fan(3, nil))
 	cfg := crawler.Config{PerHost: 1, Delay: delay, NoRobots: true}
-	a := start(t, memberOptions{redis: rds.URL(), id: "spacing", roots: []string{root + "/"}, cfg: cfg, name: "a"})
-	waitRecords(t, 2, a)
-	a.l.CallSoonThreadsafe(a.c.Interrupt) // given back, with its server's next start
-	if err := a.end(t, 30*time.Second); err != nil {
-		t.Fatal(err)
+	interrupt := func(a *member) { // its shards given back, with its server's next start
+		a.l.CallSoonThreadsafe(a.c.Interrupt)
+		if err := a.end(t, 30*time.Second); err != nil {
+			t.Fatal(err)
+		}
 	}
-	b := start(t, memberOptions{redis: rds.URL(), id: "spacing", roots: []string{root + "/"}, cfg: cfg, name: "b"})
-	if err := b.end(t, 60*time.Second); err != nil {
-		t.Fatal(err)
-	}
-	last := lastBy(srv, "h", "a")
-	first, ok := firstAfter(srv, "h", "b", last.At)
-	if !ok {
-		t.Fatal("the next process sent nothing: the test proved nothing")
-	}
+	last, first := handover(t, srv,
+		memberOptions{redis: rds.URL(), id: "spacing", roots: []string{root + "/"}, cfg: cfg, name: "a"}, interrupt,
+		memberOptions{redis: rds.URL(), id: "spacing", roots: []string{root + "/"}, cfg: cfg, name: "b"})
 	// A little slack for the server's own scheduling (an arrival may be
 	// written down late, and the next one then looks early).
 	if gap := first.At.Sub(last.At); gap < delay-200*time.Millisecond {
@@ -141,18 +140,9 @@ func TestFleetKeepsCrawlDelayAcrossADeath(t *testing.T) {
 		fan.ServeHTTP(w, r)
 	}))
 	cfg := crawler.Config{PerHost: 1}
-	a := start(t, memberOptions{redis: rds.URL(), id: "death", roots: []string{root + "/"}, cfg: cfg, name: "a"})
-	waitRecords(t, 1, a)
-	a.kill(t)
-	b := start(t, memberOptions{redis: rds.URL(), id: "death", roots: []string{root + "/"}, cfg: cfg, name: "b"})
-	if err := b.end(t, 60*time.Second); err != nil {
-		t.Fatal(err)
-	}
-	last := lastBy(srv, "h", "a")
-	first, ok := firstAfter(srv, "h", "b", last.At)
-	if !ok {
-		t.Fatal("the next process sent nothing: the test proved nothing")
-	}
+	last, first := handover(t, srv,
+		memberOptions{redis: rds.URL(), id: "death", roots: []string{root + "/"}, cfg: cfg, name: "a"}, func(a *member) { a.kill(t) },
+		memberOptions{redis: rds.URL(), id: "death", roots: []string{root + "/"}, cfg: cfg, name: "b"})
 	if first.Path == "/robots.txt" {
 		t.Fatalf("the next process fetched robots.txt again, though the crawl kept it")
 	}

@@ -25,6 +25,21 @@ import "loopkit/crawler/resp"
 // settles every page of a shard, LMPOP takes a window. A page costs the
 // crawl a share of a few calls per turn, not a few calls of its own.
 
+// putBack is Lua that acquire and release share: it moves shard n's
+// processing set back to the front of its queue, for the next holder,
+// counts them in the tally under kind, and says how many there were.
+const putBack = `local function putBack(P, n, kind)
+  local back = redis.call('SMEMBERS', P .. 'p:' .. n)
+  for a = 1, #back, 1000 do
+    redis.call('LPUSH', P .. 'q:' .. n, unpack(back, a, math.min(a + 999, #back)))
+  end
+  if #back > 0 then
+    redis.call('DEL', P .. 'p:' .. n)
+    redis.call('HINCRBY', P .. 'tally', kind, #back)
+  end
+  return #back
+end`
+
 // create makes the crawl, or finds it: if the crawl has no settings yet,
 // they and its instance are stored. ARGV: prefix, settings, instance.
 // Returns {settings, instance} as stored.
@@ -74,7 +89,7 @@ return out
 // candidate shards. Returns {shard, token, put back, the shard's robots
 // hash, its hold hash} (HGETALL's flat lists), or nil if every candidate
 // is held.
-var acquire = resp.NewScript(`#!lua
+var acquire = resp.NewScript("#!lua\n" + putBack + `
 local P, owner = ARGV[1], ARGV[3]
 local names = {P .. 'instance'}
 for i = 5, #ARGV do names[#names + 1] = P .. 'lease:' .. ARGV[i] end
@@ -85,15 +100,8 @@ for i = 5, #ARGV do
   if not held or string.sub(held, 1, #owner + 1) == owner .. ' ' then
     local token = redis.call('INCR', P .. 'fence:' .. n)
     redis.call('SET', names[i - 3], owner .. ' ' .. token, 'PX', ARGV[4])
-    local back = redis.call('SMEMBERS', P .. 'p:' .. n)
-    for a = 1, #back, 1000 do
-      redis.call('LPUSH', P .. 'q:' .. n, unpack(back, a, math.min(a + 999, #back)))
-    end
-    if #back > 0 then
-      redis.call('DEL', P .. 'p:' .. n)
-      redis.call('HINCRBY', P .. 'tally', 'put_back', #back)
-    end
-    return {tonumber(n), token, #back, redis.call('HGETALL', P .. 'robots:' .. n), redis.call('HGETALL', P .. 'hold:' .. n)}
+    local back = putBack(P, n, 'put_back')
+    return {tonumber(n), token, back, redis.call('HGETALL', P .. 'robots:' .. n), redis.call('HGETALL', P .. 'hold:' .. n)}
   end
 end
 return false
@@ -313,7 +321,7 @@ return out
 // owner, leave (0 or 1), then per shard: shard, token, the number of
 // holds, then (authority, until in ms) pairs. Returns how many leases it
 // gave back.
-var release = resp.NewScript(`#!lua
+var release = resp.NewScript("#!lua\n" + putBack + `
 local P, owner = ARGV[1], ARGV[3]
 if redis.call('GET', P .. 'instance') ~= ARGV[2] then return redis.error_reply('GONE the crawl is no longer in Redis') end
 local i, given = 5, 0
@@ -326,14 +334,7 @@ while i <= #ARGV do
       local was = tonumber(redis.call('HGET', P .. 'hold:' .. n, field)) or 0
       if til > was then redis.call('HSET', P .. 'hold:' .. n, field, til) end
     end
-    local back = redis.call('SMEMBERS', P .. 'p:' .. n)
-    for a = 1, #back, 1000 do
-      redis.call('LPUSH', P .. 'q:' .. n, unpack(back, a, math.min(a + 999, #back)))
-    end
-    if #back > 0 then
-      redis.call('DEL', P .. 'p:' .. n)
-      redis.call('HINCRBY', P .. 'tally', 'given_back', #back)
-    end
+    putBack(P, n, 'given_back')
     redis.call('DEL', lease)
     given = given + 1
   end

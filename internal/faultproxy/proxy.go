@@ -195,13 +195,7 @@ func (p *Proxy) Restore() {
 
 func (p *Proxy) close() {
 	p.ln.Close()
-	p.mu.Lock()
-	conns := p.conns
-	p.conns = nil
-	p.mu.Unlock()
-	for _, l := range conns {
-		l.close()
-	}
+	p.CutAll()
 	p.wg.Wait()
 }
 
