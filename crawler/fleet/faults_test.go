@@ -63,7 +63,7 @@ func TestFleetLosesNoURLToAReplyCutShort(t *testing.T) {
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			rds := redistest.Start(t, redistest.Options{})
-			web := newHostsWeb(t, 4, 16, 40*time.Millisecond)
+			web := newHostsWeb(t, 4, 24, 40*time.Millisecond)
 			cut := func(at int64) *faultproxy.Fault { return &faultproxy.Fault{At: at, Action: faultproxy.Cut} }
 			rule := &faultproxy.Replies{Match: faultproxy.Script(fleet.Scripts[name].SHA()),
 				Faults: []*faultproxy.Fault{cut(0), cut(1), cut(3), cut(-1)}}

@@ -25,7 +25,7 @@ import (
 // once, across the whole fleet.
 func TestFleetCrawlsEachURLOnceAndPolitely(t *testing.T) {
 	rds := redistest.Start(t, redistest.Options{})
-	web := newHostsWeb(t, 8, 12, 5*time.Millisecond)
+	web := newHostsWeb(t, 8, 12, 200*time.Millisecond) // slow enough that the work is shared: a crawl over in a blink is one process's
 	cfg := crawler.Config{MaxTasks: 8, PerHost: 2, NoRobots: true}
 	var ms []*member
 	for range 3 {
