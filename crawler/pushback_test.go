@@ -272,3 +272,40 @@ func TestABare429HoldsTheWholeServerASecondDoubling(t *testing.T) {
 		}
 	}
 }
+
+// robots.txt is a request like any other to its server: the first page
+// waits --delay after it, and the Crawl-delay it announces counts from
+// it too. Measured at the server.
+func TestRobotsTxtCountsAsARequestStart(t *testing.T) {
+	t.Parallel() // it mostly waits
+	const spacing = 400 * time.Millisecond
+	for _, tc := range []struct {
+		name   string
+		robots string
+		delay  time.Duration
+	}{
+		{"delay", "User-agent: *\nAllow: /\n", spacing},
+		{"crawl-delay", "User-agent: *\nCrawl-delay: 0.4\n", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := wirelog.New(t)
+			fan := wirelog.Fan(1, nil)
+			base := srv.Host("h", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/robots.txt" {
+					fmt.Fprint(w, tc.robots)
+					return
+				}
+				fan.ServeHTTP(w, r)
+			}))
+			crawl(t, crawler.Config{Roots: []string{base}, Delay: tc.delay, PerHost: 1})
+			arr := srv.Arrivals("h")
+			if len(arr) < 2 || arr[0].Path != "/robots.txt" {
+				t.Fatalf("arrivals %v, want robots.txt first", srv.Paths("h"))
+			}
+			// A little slack for the server's own scheduling.
+			if gap := arr[1].At.Sub(arr[0].At); gap < spacing-20*time.Millisecond {
+				t.Fatalf("%s came %v after robots.txt, want at least %v", arr[1].Path, gap.Round(time.Millisecond), spacing)
+			}
+		})
+	}
+}
