@@ -40,6 +40,10 @@ func assemble(loops []*loop.Loop, cfg Config, g *Group) (*crawl, error) {
 		}
 		// A fleet's window bounds the URLs a process holds: none spill.
 		cfg.QueueMemory = -1
+		// A host's share is counted by the fleet, for the whole crawl: a
+		// process's own count would start from nothing whenever a host
+		// changed hands, and count a URL put back twice.
+		cfg.MaxPagesPerHost, cfg.MaxQueryVariants = 0, -1
 	}
 	var roots []*url.URL
 	for _, r := range cfg.Roots {
@@ -83,11 +87,17 @@ func assemble(loops []*loop.Loop, cfg Config, g *Group) (*crawl, error) {
 	cr.store = s
 	for _, c := range cr.crawlers {
 		c.overflow = newOverflow(c, s)
+		var w *writer
 		if s.writes() {
-			c.ext = append(c.ext, &writer{c: c, store: s})
+			w = &writer{c: c, store: s}
+			c.ext = append(c.ext, w)
 		}
-		if cfg.Shared != nil { // after the writer: a page's line is written before it is settled
-			c.ext = append(c.ext, sharedCrawl{c: c, s: cfg.Shared})
+		if cfg.Shared != nil { // after the writer, and through it: a page's line is written before it is settled
+			shared := sharedCrawl{c: c, s: cfg.Shared}
+			if s.output != nil {
+				shared.w = w
+			}
+			c.ext = append(c.ext, shared)
 		}
 	}
 	if err := s.replay(cfg, replayVisitor(cr.crawlers), cr.crawlers[0].notice); err != nil {

@@ -28,7 +28,7 @@
 //	record.go      Record, record, Tally — one record per URL, the chapter's FetchStatistic
 //	report.go      Report, Stats — the chapter's report
 //	dispatch.go    next, dispatch, checkEmpty, join — the frontier's loop side: parked workers, one timer, join
-//	politeness.go  judge, failHost, fetchRobots, robotsAllow — what an answer says: pushback, Retry-After, retries; robots.txt
+//	politeness.go  judge, sendGate, failHost, fetchRobots, robotsAllow — what an answer says: pushback, Retry-After, retries; robots.txt
 //	config.go      Config, ConfigError — the chapter's flags first, then what this crawler adds
 //	errorkind.go   errorKind — the kinds of error a record names
 //	extension.go   extension, extensions, peers, alone, Shared — the seam: one way out, and who else crawls
@@ -39,7 +39,7 @@
 //	persist.go     writer, replayVisitor — the journal's extension: Config.Output and Config.State, a batch per turn
 //	store.go       store, openStore, SettingsOf — the files themselves, written off the loop
 //	spill.go       overflow, refill — long host queues on disk, and back in order
-//	shared.go      sharedCrawl, Offer, KnowRobots, HoldServer, Drop, End — a crawl shared by processes (crawler/fleet)
+//	shared.go      sharedCrawl, Offer, KnowRobots, HoldServer, Drop, Drain, End, Politeness — a crawl shared by processes (crawler/fleet)
 //	assemble.go    assemble, newCrawler, owned — a crawl put together, on one loop or several
 //	budget.go      budget, admit — MaxTasks and MaxPages, for every loop at once
 //	parsepool.go   parsePool — parsing off the loop, on a bounded pool of workers
@@ -89,8 +89,10 @@
 // 5 % failures), and a spacing learnt from the rate the host actually
 // served keeps a rate limit's 429s rare (AIMD, the rule of TCP's
 // congestion window); the spacing decays again as the host answers
-// normally. Retry-After, in both forms and on every attempt, holds back
-// everything not yet sent to the host; a wait longer than
+// normally. A 429 or a 503 holds the server back at least a second,
+// doubling with the refused page's tries. Retry-After, in both forms and
+// on every attempt, holds back everything not yet sent to the host; a
+// wait longer than
 // Config.MaxRetryAfter gives the host up, and its URLs are recorded with
 // why.
 //

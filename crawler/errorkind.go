@@ -65,7 +65,7 @@ func errorKind(err error) string {
 		return ErrorKindProtocol
 	case errors.Is(err, http1.ErrUnsupportedURL):
 		return ErrorKindUnsupported
-	case errors.As(err, &sysErr):
+	case errors.As(err, &sysErr), errors.Is(err, errLastTry):
 		return ErrorKindNetwork
 	}
 	return ErrorKindOther

@@ -129,6 +129,7 @@ type peers interface {
 	owns(u *url.URL) bool                  // whether u is this loop's to fetch
 	handOver(u *url.URL, it frontier.Item) // u goes to whoever's it is
 	idle(nothing bool)                     // this loop has nothing left to do (true), or has work again (false)
+	vetSends(h *frontier.Host) func() bool // asked before each request to h goes on the wire (nil: nothing to ask)
 }
 
 // alone is a Crawler with no company: every URL is its own, and the crawl
@@ -138,6 +139,8 @@ type alone struct{ c *Crawler }
 func (a alone) roots(all []*url.URL) []*url.URL       { return all }
 func (a alone) owns(*url.URL) bool                    { return true }
 func (a alone) handOver(u *url.URL, it frontier.Item) { a.c.enter(u, it) }
+
+func (a alone) vetSends(*frontier.Host) func() bool { return nil }
 
 func (a alone) idle(nothing bool) {
 	if nothing {
@@ -158,14 +161,21 @@ type Shared interface {
 	// the process whose it is to fetch.
 	Found(url string, depth, redirects int32)
 	// Settled hears that an offered URL reached its end: its record, or
-	// nil if it was dropped unfetched (robots.txt disallowed it, or its
-	// host had had its share).
+	// nil if it was dropped unfetched (robots.txt disallowed it). A
+	// record written to Config.Output is settled once its line is
+	// written: a process killed between the two fetches the page again
+	// rather than lose its line.
 	Settled(url string, r *Record)
+	// MaySend is asked just before each request to origin goes on the
+	// wire: whether this process may still send to that host. A process
+	// that lost the host to another says no, and the request ends unsent.
+	MaySend(origin string) bool
 	// Robots and Hold hear of politeness state the fleet keeps with the
 	// host, for whichever process works it next.
 	Robots(origin string, body []byte, until time.Time)
 	Hold(authority string, until time.Time)
 	// Finish is called as Crawl ends, in its task, when no job runs any
-	// more: the fleet writes what it has and gives its hosts back.
-	Finish(y task.Yield)
+	// more: the fleet writes what it has and gives its hosts back. Its
+	// error, if any, is Crawl's: why the fleet stopped (End) the crawl.
+	Finish(y task.Yield) error
 }

@@ -74,17 +74,18 @@ func release(reply *http1.Reply) {
 	}
 }
 
-// request sends req for j and waits for its reply. The frontier hears
-// when the request is on the wire (its server's spacing counts from
-// there), and OnAttempt, if set, hears how it went. The request can be
-// cancelled by an interrupt (cancelInFlight) until its reply has come;
-// a reply that came is never thrown away for a cancellation that came
-// after it.
+// request sends req for j and waits for its reply. The gate is asked
+// before it goes on the wire (sendGate), the frontier hears when it is
+// there (its server's spacing counts from then), and OnAttempt, if set,
+// hears how it went. The request can be cancelled by an interrupt
+// (cancelInFlight) until its reply has come; a reply that came is never
+// thrown away for a cancellation that came after it.
 func (c *Crawler) request(y task.Yield, j *frontier.Job, req http1.Request) (*http1.Reply, error) {
 	req.Sent = func() {
 		c.front.Sent(j, c.loop.Time())
 		c.dispatch()
 	}
+	req.Sending = c.sendGate(j)
 	trace := c.traceFor(&req)
 	f := c.client.Do(req)
 	c.fetches[f] = j

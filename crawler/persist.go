@@ -25,6 +25,7 @@ type writer struct {
 
 	entries, lines []byte
 	written        *future.Future[struct{}] // completes when this batch is written; made when someone waits
+	after          []func()                 // called once this batch is written (afterWritten)
 	writing        bool                     // a batch is with the executor
 	scheduled      bool                     // the batch leaves at the end of this turn
 }
@@ -108,6 +109,18 @@ func (w *writer) finish(y task.Yield) error {
 
 func (w *writer) abandon() error { return nil }
 
+// afterWritten calls fn on the loop once what was noted so far is
+// written, or at once if nothing is waiting; never if the write fails
+// (the crawl stops on it). A fleet settles a page there (shared.go).
+func (w *writer) afterWritten(fn func()) {
+	if !w.pending() {
+		fn()
+		return
+	}
+	w.after = append(w.after, fn)
+	w.schedule()
+}
+
 // pending says whether a batch is made or on its way.
 func (w *writer) pending() bool { return w.writing || len(w.entries) > 0 || len(w.lines) > 0 }
 
@@ -138,9 +151,12 @@ func (w *writer) writeBatch() {
 			w.written.SetResult(struct{}{})
 			w.written = nil
 		}
+		if !w.writing {
+			w.runAfter(w.takeAfter())
+		}
 		return
 	}
-	entries, lines, written := w.entries, w.lines, w.written
+	entries, lines, written, after := w.entries, w.lines, w.written, w.takeAfter()
 	w.entries, w.lines, w.written = nil, nil, nil
 	w.writing = true
 	s := w.store
@@ -157,11 +173,25 @@ func (w *writer) writeBatch() {
 		}
 		if err != nil {
 			s.stopCrawl(w.c, err)
+		} else {
+			w.runAfter(after)
 		}
 		if w.pending() || w.written != nil {
 			w.schedule()
 		}
 	})
+}
+
+func (w *writer) takeAfter() []func() {
+	after := w.after
+	w.after = nil
+	return after
+}
+
+func (w *writer) runAfter(fns []func()) {
+	for _, fn := range fns {
+		fn()
+	}
 }
 
 // replayVisitor puts a stopped crawl back: each URL on the crawler that

@@ -73,6 +73,38 @@ func (c *Crawler) judge(j *frontier.Job, reply *http1.Reply, err error, tries in
 	return verdict{retry: true, wait: wait, tries: tries}, ""
 }
 
+// sendGate is what the client asks just before j's request goes on the
+// wire, each time, or nil when nothing needs asking. Two things may say
+// no. An attempt past Config.MaxTries: a request that died on a
+// kept-alive connection is sent again on a fresh one by the client
+// itself, and the server sees both, so on the last attempt it is not sent
+// again. And the crawl's peers: a process of a fleet sends nothing to a
+// host it no longer holds (extension.go). A request refused by its peers
+// ends as if cancelled: it is somebody else's to fetch.
+func (c *Crawler) sendGate(j *frontier.Job) func() error {
+	peers := c.peers.vetSends(j.Host)
+	last := int(j.Item.Tries)+1 >= c.cfg.MaxTries
+	if peers == nil && !last {
+		return nil
+	}
+	sends := 0
+	return func() error {
+		switch {
+		case last && sends > 0:
+			return errLastTry
+		case peers != nil && !peers():
+			return errNotOurs
+		}
+		sends++
+		return nil
+	}
+}
+
+var (
+	errLastTry = errors.New("the kept-alive connection died under the request, and no try is left to send it again on a fresh one (Config.MaxTries)")
+	errNotOurs = fmt.Errorf("%w: its host is no longer this process's to fetch", future.ErrCancelled)
+)
+
 // failHost gives up on h: every URL queued for it, and every one found
 // for it later, is recorded with why.
 func (c *Crawler) failHost(h *hostPolicy, why, kind string) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"loopkit/crawler"
+	"loopkit/internal/wirelog"
 	"loopkit/site"
 )
 
@@ -185,6 +186,50 @@ func TestRobotsRules(t *testing.T) {
 					t.Errorf("robots.txt recorded as a page")
 				}
 			}
+		})
+	}
+}
+
+// A page whose every attempt dies on a kept-alive connection reaches the
+// server at most --max_tries times, though the client sends a request
+// again on a fresh connection when a kept-alive one dies under it: that
+// resend is an attempt the server sees, and on the last one it is not
+// made. Counted at the server.
+func TestAttemptsAtTheServerNeverExceedMaxTries(t *testing.T) {
+	for _, tries := range []int{2, 3, 4} {
+		t.Run(fmt.Sprint(tries), func(t *testing.T) {
+			srv := wirelog.New(t)
+			var leaves []string
+			for i := range 6 {
+				leaves = append(leaves, fmt.Sprintf("/p%d", i))
+			}
+			links := append([]string{leaves[0], "/dies"}, leaves[1:]...)
+			base := srv.Host("h", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				switch r.URL.Path {
+				case "/":
+					wirelog.Page(w, links...)
+				case "/dies": // read, then the connection closes with no answer
+					if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+						conn.Close()
+					}
+				default:
+					time.Sleep(20 * time.Millisecond) // the retry's backoff ends while these go: a kept-alive connection waits for it
+					wirelog.Page(w)
+				}
+			}))
+			_, recs := crawl(t, crawler.Config{Roots: []string{base}, NoRobots: true, PerHost: 1, MaxTries: tries,
+				BackoffBase: 30 * time.Millisecond})
+			r := recs["/dies"]
+			if r == nil || r.Exception == nil {
+				t.Fatalf("/dies recorded %+v, want an error", r)
+			}
+			if n := srv.Count("h", "/dies"); n > tries {
+				t.Fatalf("/dies reached the server %d times, --max_tries %d (recorded after %d tries: %s)", n, tries, r.Tries, *r.Exception)
+			}
+			if r.Tries > tries {
+				t.Fatalf("/dies recorded after %d tries, --max_tries %d", r.Tries, tries)
+			}
+			t.Logf("/dies: %d arrivals, recorded after %d tries: %s", srv.Count("h", "/dies"), r.Tries, *r.Exception)
 		})
 	}
 }

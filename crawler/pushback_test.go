@@ -214,24 +214,30 @@ func TestPushbackPenaltyDecays(t *testing.T) {
 	}
 }
 
+// refusingFirst answers its first n requests, whatever they ask for, with
+// a bare 429 (no Retry-After), and the rest with a page.
+func refusingFirst(n int) http.Handler {
+	var mu sync.Mutex
+	seen := 0
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen++
+		refuse := seen <= n
+		mu.Unlock()
+		if refuse {
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		wirelog.Page(w)
+	})
+}
+
 // A bare 429 is treated like a 503: its retry waits at least a second,
 // and the wait doubles with each try — measured at the server.
 func TestBare429RetryWaitsAtLeastASecondDoubling(t *testing.T) {
 	t.Parallel() // it mostly waits
 	srv := wirelog.New(t)
-	var mu sync.Mutex
-	n := 0
-	root := srv.Host("h", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		n++
-		first := n <= 2
-		mu.Unlock()
-		if first {
-			w.WriteHeader(http.StatusTooManyRequests)
-			return
-		}
-		wirelog.Page(w)
-	}))
+	root := srv.Host("h", refusingFirst(2))
 	_, recs := crawl(t, crawler.Config{Roots: []string{root}, NoRobots: true, MaxTries: 3, BackoffBase: 100 * time.Millisecond})
 	if r := recs["/"]; status(r) != 200 || r.Tries != 3 {
 		t.Fatalf("root recorded %+v, want 200 after 3 tries", r)
@@ -241,5 +247,65 @@ func TestBare429RetryWaitsAtLeastASecondDoubling(t *testing.T) {
 		if gap := arr[i+1].At.Sub(arr[i].At); gap < least-20*time.Millisecond {
 			t.Errorf("retry %d came %v after the 429, want at least %v", i+1, gap.Round(time.Millisecond), least)
 		}
+	}
+}
+
+// A bare 429 holds back the whole server, not only the URL refused: its
+// other pages wait a second too, and a second refusal in a row holds it
+// two — measured at the server.
+func TestABare429HoldsTheWholeServerASecondDoubling(t *testing.T) {
+	t.Parallel() // it mostly waits
+	srv := wirelog.New(t)
+	base := srv.Host("h", refusingFirst(2))
+	var roots []string
+	for i := range 4 {
+		roots = append(roots, fmt.Sprintf("%s/p%d", base, i))
+	}
+	_, recs := crawl(t, crawler.Config{Roots: roots, NoRobots: true, PerHost: 1, MaxTries: 3})
+	if len(recs) != 4 {
+		t.Fatalf("%d records, want 4", len(recs))
+	}
+	arr := srv.Arrivals("h")
+	for i, least := range []time.Duration{time.Second, 2 * time.Second} {
+		if gap := arr[i+1].At.Sub(arr[i].At); gap < least-20*time.Millisecond {
+			t.Errorf("after refusal %d, %s came %v later, want at least %v", i+1, arr[i+1].Path, gap.Round(time.Millisecond), least)
+		}
+	}
+}
+
+// robots.txt is a request like any other to its server: the first page
+// waits --delay after it, and the Crawl-delay it announces counts from
+// it too. Measured at the server.
+func TestRobotsTxtCountsAsARequestStart(t *testing.T) {
+	t.Parallel() // it mostly waits
+	const spacing = 400 * time.Millisecond
+	for _, tc := range []struct {
+		name   string
+		robots string
+		delay  time.Duration
+	}{
+		{"delay", "User-agent: *\nAllow: /\n", spacing},
+		{"crawl-delay", "User-agent: *\nCrawl-delay: 0.4\n", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := wirelog.New(t)
+			fan := wirelog.Fan(1, nil)
+			base := srv.Host("h", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/robots.txt" {
+					fmt.Fprint(w, tc.robots)
+					return
+				}
+				fan.ServeHTTP(w, r)
+			}))
+			crawl(t, crawler.Config{Roots: []string{base}, Delay: tc.delay, PerHost: 1})
+			arr := srv.Arrivals("h")
+			if len(arr) < 2 || arr[0].Path != "/robots.txt" {
+				t.Fatalf("arrivals %v, want robots.txt first", srv.Paths("h"))
+			}
+			// A little slack for the server's own scheduling.
+			if gap := arr[1].At.Sub(arr[0].At); gap < spacing-20*time.Millisecond {
+				t.Fatalf("%s came %v after robots.txt, want at least %v", arr[1].Path, gap.Round(time.Millisecond), spacing)
+			}
+		})
 	}
 }

@@ -125,6 +125,9 @@ func (s *shard) receive(batch []link) {
 	s.group.settle() // after the enqueues: the shard is awake by now if it got work
 }
 
+// vetSends: a loop of a Group owns its servers for the whole crawl.
+func (s *shard) vetSends(*frontier.Host) func() bool { return nil }
+
 // idle is the frontier's word that this shard has nothing left (true), or
 // has again (false). The Group ends the crawl when every shard is idle
 // and no link is on its way.

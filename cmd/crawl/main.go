@@ -94,7 +94,7 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 	var fl *fleet.Fleet
 	if o.redis != "" {
 		if fl, err = joinFleet(o, lg.Loop(0), notice); err != nil {
-			fmt.Fprintf(stderr, "crawl: %v\n", err)
+			fmt.Fprintf(stderr, "crawl: %s\n", flagWords.Replace(err.Error()))
 			return 1
 		}
 		defer fl.Close()
@@ -128,7 +128,7 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 	}
 	g.Report(stdout)
 	if fl != nil {
-		fleetReport(fl, lg.Loop(0), stdout)
+		fleetReport(fl, lg.Loop(0), stdout, g.Stats().Fetched)
 	}
 	notice("%s", parseLine(g.Stats(), o.cfg))
 	notice("queue: at most %d URLs waited in memory at once (--queue_memory %d, the rest on disk)", g.Stats().QueuedPeak, o.cfg.QueueMemory)

@@ -3,11 +3,16 @@ package main
 import "strings"
 
 // The library speaks of its settings by their Config fields
-// ("Config.MaxPagesPerHost reached"); the command speaks of its flags.
-// flagWords turns the one into the other in what the command prints on
-// stderr: notices and errors. Longer names come first, so that
-// Config.StateReuse is not read as Config.State and "Reuse".
+// ("Config.MaxPagesPerHost reached"), and crawler/fleet by its Options
+// fields ("Options.CrawlID"); the command speaks of its flags. flagWords
+// turns the one into the other in what the command prints on stderr:
+// notices and errors. Longer names come first, so that Config.StateReuse
+// is not read as Config.State and "Reuse".
 var flagWords = strings.NewReplacer(
+	"Options.Redis", "--redis",
+	"Options.CrawlID", "--crawl_id",
+	"Options.Shards", "--shards",
+	"Options.Lease", "--lease",
 	"Config.StateReuse", "--state_reuse",
 	"Config.State", "--state",
 	"Config.Output", "-o",
@@ -28,4 +33,6 @@ var flagWords = strings.NewReplacer(
 	"Config.AllBodies", "--all_bodies",
 	"Config.PerHost", "--per_host",
 	"Config.Delay", "--delay",
+	"Config.Jitter", "--jitter",
+	"Config.UserAgent", "--user_agent",
 )

@@ -14,12 +14,50 @@ import (
 // as a ConfigError's Field — reaches the operator as its flag: flagWords
 // knows it, and the message is said in the command's words.
 func TestEveryConfigFieldTheLibraryNamesHasAFlag(t *testing.T) {
-	files, err := filepath.Glob("../../crawler/*.go")
+	named := namedIn(t, "../../crawler/*.go", "Config")
+	for _, must := range []string{"State", "Output", "MaxRetryAfter", "MaxPagesPerHost"} {
+		if !named[must] {
+			t.Fatalf("found no message naming Config.%s: the scan misses what it should see (found %v)", must, named)
+		}
+	}
+	for f := range named {
+		if said := flagWords.Replace("Config." + f); !strings.HasPrefix(said, "-") {
+			t.Errorf("the library names Config.%s, and the command has no flag word for it", f)
+		}
+	}
+}
+
+// So does every Options field crawler/fleet names, and every Config field.
+func TestEveryFieldTheFleetNamesHasAFlag(t *testing.T) {
+	named := namedIn(t, "../../crawler/fleet/*.go", "Options")
+	for _, must := range []string{"Redis", "CrawlID"} {
+		if !named[must] {
+			t.Fatalf("found no message naming Options.%s: the scan misses what it should see (found %v)", must, named)
+		}
+	}
+	for f := range named {
+		if said := flagWords.Replace("Options." + f); !strings.HasPrefix(said, "-") {
+			t.Errorf("crawler/fleet names Options.%s, and the command has no flag word for it", f)
+		}
+	}
+	for f := range namedIn(t, "../../crawler/fleet/*.go", "Config") {
+		if said := flagWords.Replace("Config." + f); !strings.HasPrefix(said, "-") {
+			t.Errorf("crawler/fleet names Config.%s, and the command has no flag word for it", f)
+		}
+	}
+}
+
+// namedIn are the fields of the struct called kind (Config, Options) that
+// the Go files matching glob name in their strings, as kind.Field, or as
+// a ConfigError's Field.
+func namedIn(t *testing.T, glob, kind string) map[string]bool {
+	t.Helper()
+	files, err := filepath.Glob(glob)
 	if err != nil {
 		t.Fatal(err)
 	}
 	named := map[string]bool{}
-	field := regexp.MustCompile(`Config\.([A-Z]\w*)`)
+	field := regexp.MustCompile(kind + `\.([A-Z]\w*)`)
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") {
 			continue
@@ -52,14 +90,5 @@ func TestEveryConfigFieldTheLibraryNamesHasAFlag(t *testing.T) {
 			}
 		}
 	}
-	for _, must := range []string{"State", "Output", "MaxRetryAfter", "MaxPagesPerHost"} {
-		if !named[must] {
-			t.Fatalf("found no message naming Config.%s: the scan misses what it should see (found %v)", must, named)
-		}
-	}
-	for f := range named {
-		if said := flagWords.Replace("Config." + f); !strings.HasPrefix(said, "-") {
-			t.Errorf("the library names Config.%s, and the command has no flag word for it", f)
-		}
-	}
+	return named
 }

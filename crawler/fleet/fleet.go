@@ -1,11 +1,9 @@
 package fleet
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -18,8 +16,10 @@ import (
 )
 
 // Options configure a Fleet. Zero fields take the defaults in brackets.
+// The errors of New and Join name them ("Options.CrawlID"); a command
+// speaks of its flags instead.
 type Options struct {
-	Redis   string // redis://[user:password@]host:port/db
+	Redis   string // redis://[user:password@]host:port/db, of a Redis 7.0 or later
 	CrawlID string // names the crawl: its keys are loopkit:ID:...
 	// Shards is how many shards the crawl's hosts are split into. It is
 	// fixed when the crawl is created; a process joining later takes the
@@ -28,44 +28,56 @@ type Options struct {
 	// Lease is how long a shard's lease lasts without a renewal: how long
 	// a dead process's shards wait before another takes them. [3s]
 	Lease time.Duration
-	// Window is how many URLs of a shard are taken at a time, at most.
-	// [2 × the crawl's MaxTasks]
+	// Window is how many URLs of its shards this process takes at a time,
+	// at most. [2 × the crawl's MaxTasks]
 	Window int
 	// Owner names this process in the leases. [host:pid:random]
 	Owner string
-	// Settings are the crawl's: a process whose settings differ from the
-	// crawl's is refused. With no Roots, a process joins a crawl that
-	// exists, and takes its roots.
-	Settings journal.Settings
+	// Settings and Politeness are the crawl's: a process whose settings
+	// or politeness differ from the crawl's is refused, with how. With no
+	// Roots, a process joins a crawl that exists (waiting for it, up to
+	// JoinWait), and takes its roots.
+	Settings   journal.Settings
+	Politeness crawler.Politeness
+	// JoinWait is how long a process with no roots waits for its crawl
+	// to be created. [1m]
+	JoinWait time.Duration
 	// Notice hears what the operator should know: Redis lost and back,
 	// shards taken and given up.
 	Notice func(string)
 }
+
+// ErrGone is the error of a crawl that is no longer in Redis: Redis came
+// back empty (restarted without persistence, or failed over to a replica
+// that did not have the crawl), or its keys were deleted. Every process
+// stops on it: what is done and what is left cannot be told any more.
+var ErrGone = errors.New("fleet: the crawl is no longer in Redis")
 
 // Fleet is this process's part in a crawl shared on Redis. It is a
 // crawler.Shared: the crawler hands it the links it finds and the pages
 // it settles, and it offers the crawler the URLs of the shards it holds.
 // Everything it does runs on the crawler's loop.
 type Fleet struct {
-	opts   Options
-	prefix string
-	loop   *loop.Loop
-	client *resp.Client
-	c      *crawler.Crawler
+	opts     Options
+	prefix   string
+	instance string // the crawl's, as Join found it: every script checks it
+	loop     *loop.Loop
+	client   *resp.Client
+	c        *crawler.Crawler
 
 	held      map[int]*lease // shards this process holds
 	acquiring bool           // an acquire is on its way
 	live      int            // processes alive, at the last heartbeat
-	tick      *loop.Timer
-	ended     bool
-	finished  bool
+	tick      *loop.Timer    // the next heartbeat
+	ended     bool           // the crawl was told to end
+	finished  bool           // Finish was called
+	err       error          // why the fleet stopped the crawl, if it did
+	lost      bool           // Redis is unreachable: said once until it is back
 
-	found     []any         // (shard, entry, url) triples not yet sent
-	settled   map[int][]any // by shard: (entry, url, kind) triples not yet sent
-	keeps     []keepCall    // politeness state not yet sent
-	sending   bool          // a batch is on its way
-	scheduled bool          // send runs at the end of this turn
-	lost      bool          // Redis is unreachable: said once until it is back
+	batch            // what the next step sends (step.go)
+	cur     *stepRun // the step on its way, or waiting to be sent again
+	seq     int64    // the last step's number
+	noticed map[string]bool
 
 	Stats Stats
 }
@@ -74,29 +86,29 @@ type Fleet struct {
 type Stats struct {
 	Found     int // links sent to the fleet's seen set
 	New       int // of those, never seen by any process
+	Capped    int // of those, over MaxPagesPerHost or MaxQueryVariants
 	Taken     int // URLs taken from shard queues
 	Settled   int // URLs settled
 	Fenced    int // pages done whose shard was lost before they were settled: fetched again elsewhere
 	Acquired  int // leases taken
 	LostLease int // leases lost (expired, or taken by another process)
-}
-
-type keepCall struct {
-	shard       int
-	hash, field string
-	value       string
+	GivenBack int // leases given back to even the fleet out
+	Steps     int // step commands run: each carries a turn's links, settles and takes
 }
 
 // New prepares a fleet; Join connects it.
 func New(opts Options) (*Fleet, error) {
 	if opts.CrawlID == "" || strings.ContainsAny(opts.CrawlID, " \t\r\n:{}") {
-		return nil, errors.New("--crawl_id must be a name without spaces, colons or braces")
+		return nil, errors.New("Options.CrawlID must be a name without spaces, colons or braces")
 	}
 	if opts.Shards <= 0 {
 		opts.Shards = 16
 	}
 	if opts.Lease <= 0 {
 		opts.Lease = 3 * time.Second
+	}
+	if opts.JoinWait <= 0 {
+		opts.JoinWait = time.Minute
 	}
 	if opts.Owner == "" {
 		host, _ := os.Hostname()
@@ -105,56 +117,8 @@ func New(opts Options) (*Fleet, error) {
 	if opts.Notice == nil {
 		opts.Notice = func(string) {}
 	}
-	return &Fleet{opts: opts, prefix: "loopkit:" + opts.CrawlID + ":", held: map[int]*lease{}, settled: map[int][]any{}}, nil
-}
-
-// Join connects to Redis on l and joins the crawl: creates it with this
-// process's settings, or checks they are the crawl's. It fails if Redis
-// cannot be reached, or the crawl has other settings. Run it from a task
-// on the crawl's loop, before the crawl.
-func (f *Fleet) Join(y task.Yield, l *loop.Loop) error {
-	f.loop = l
-	client, err := resp.NewClient(l, f.opts.Redis, resp.Options{Scripts: scripts, OnConnEvent: f.connEvent})
-	if err != nil {
-		return fmt.Errorf("--redis: %w", err)
-	}
-	f.client = client
-	if _, err := client.Do(y, "PING"); err != nil {
-		client.Close()
-		return fmt.Errorf("--redis %s: cannot reach Redis: %w", f.opts.Redis, err)
-	}
-	type stored struct {
-		journal.Settings
-		Shards int `json:"shards"`
-	}
-	mine, err := json.Marshal(stored{f.opts.Settings, f.opts.Shards})
-	if err != nil {
-		return err
-	}
-	key := f.prefix + "settings"
-	created, err := client.Do(y, "SET", key, mine, "NX")
-	if err != nil {
-		return fmt.Errorf("--redis: %w", err)
-	}
-	if created.Kind == resp.KindNil { // the crawl exists: ours must match
-		raw, err := resp.String(client.Do(y, "GET", key))
-		if err != nil {
-			return fmt.Errorf("--redis: reading crawl %q: %w", f.opts.CrawlID, err)
-		}
-		var theirs stored
-		if err := json.Unmarshal([]byte(raw), &theirs); err != nil {
-			return fmt.Errorf("--redis: crawl %q's settings: %w", f.opts.CrawlID, err)
-		}
-		if len(f.opts.Settings.Roots) == 0 { // joining with no roots: the crawl's
-			f.opts.Settings.Roots = theirs.Roots
-		}
-		if diff := journal.Differences(theirs.Settings, f.opts.Settings); len(diff) > 0 {
-			return fmt.Errorf("--crawl_id %s: the crawl was started with other settings (%s); give the same flags, or another --crawl_id",
-				f.opts.CrawlID, strings.Join(diff, "; "))
-		}
-		f.opts.Shards = theirs.Shards
-	}
-	return nil
+	return &Fleet{opts: opts, prefix: "loopkit:" + opts.CrawlID + ":", held: map[int]*lease{},
+		batch: newBatch(), noticed: map[string]bool{}}, nil
 }
 
 // Roots are the crawl's roots, as Join found them (or gave them).
@@ -166,116 +130,42 @@ func (f *Fleet) Start(c *crawler.Crawler) {
 	if f.opts.Window <= 0 {
 		f.opts.Window = 2 * c.MaxTasks()
 	}
-	f.beat()
-}
-
-// shardOf is the shard of a URL's server. The hash is FNV-1a (hashString),
-// the same in every process, so every process agrees on where a host belongs; a host's
-// http and https are one server, and one shard.
-func (f *Fleet) shardOf(rawURL string) int {
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return 0
-	}
-	return int(hashString(u.Host) % uint32(f.opts.Shards))
-}
-
-// key is the name of one of a shard's keys: lease:3, q:3, ...
-func (f *Fleet) key(name string, shard int) string {
-	return fmt.Sprintf("%s%s:%d", f.prefix, name, shard)
-}
-
-// entry is a queued URL as the shard queues hold it.
-func entry(u string, depth, redirects int32) string {
-	return fmt.Sprintf("%d %d %s", depth, redirects, u)
-}
-
-func parseEntry(e string) (u string, depth, redirects int32, ok bool) {
-	var d, r int
-	parts := strings.SplitN(e, " ", 3)
-	if len(parts) != 3 {
-		return "", 0, 0, false
-	}
-	if _, err := fmt.Sscan(parts[0], &d); err != nil {
-		return "", 0, 0, false
-	}
-	if _, err := fmt.Sscan(parts[1], &r); err != nil {
-		return "", 0, 0, false
-	}
-	return parts[2], int32(d), int32(r), true
-}
-
-// Found is crawler.Shared's: a link for the fleet's seen set and queues.
-func (f *Fleet) Found(u string, depth, redirects int32) {
-	f.found = append(f.found, f.shardOf(u), entry(u, depth, redirects), u)
-	f.Stats.Found++
-	f.schedule()
-}
-
-// Settled is crawler.Shared's: an offered URL is done (or dropped).
-func (f *Fleet) Settled(u string, r *crawler.Record) {
-	shard := f.shardOf(u)
-	l := f.held[shard]
-	if l == nil {
-		f.Stats.Fenced++ // its shard was given up meanwhile: its next holder fetches it again
-		return
-	}
-	e, ok := l.taken[u]
-	if !ok {
-		return
-	}
-	delete(l.taken, u)
-	kind, detail := "", ""
-	if r != nil {
-		kind, detail = crawler.Tally(r)
-	}
-	f.settled[shard] = append(f.settled[shard], e, u, kind, detail)
-	f.schedule()
-	if len(l.taken) <= f.window()/2 {
-		f.feed(shard, l) // keep the crawler fed between beats
-	}
-}
-
-// Robots is crawler.Shared's: a host's robots.txt, kept with its shard.
-func (f *Fleet) Robots(origin string, body []byte, until time.Time) {
-	f.keep(f.shardOf(origin+"/"), "robots", origin, fmt.Sprintf("%d %s", until.UnixMilli(), encode(body)))
-}
-
-// Hold is crawler.Shared's: a server's Retry-After, kept with its shard.
-func (f *Fleet) Hold(authority string, until time.Time) {
-	f.keep(f.shardOf("http://"+authority+"/"), "hold", authority, fmt.Sprint(until.UnixMilli()))
-}
-
-func (f *Fleet) keep(shard int, hash, field, value string) {
-	if f.held[shard] == nil {
-		return // not ours any more: its next holder learns it again
-	}
-	f.keeps = append(f.keeps, keepCall{shard: shard, hash: hash, field: field, value: value})
-	f.schedule()
+	f.heartbeat()
 }
 
 // Finish is crawler.Shared's: the crawl is over here. What is not sent
 // is sent, and the shards are given back, what was taken and not settled
-// going back to their queues for another process.
-func (f *Fleet) Finish(y task.Yield) {
+// going back to their queues for another process. Its error is why the
+// fleet stopped the crawl, if it did.
+func (f *Fleet) Finish(y task.Yield) error {
 	f.finished = true
 	if f.tick != nil {
 		f.tick.Cancel()
 	}
-	for tries := 0; f.pending() && tries < 50; tries++ {
+	if f.err != nil {
+		return f.err
+	}
+	for tries := 0; f.unsent() && tries < 100 && f.err == nil; tries++ {
 		f.send()
 		if err := task.Sleep(y, 20*time.Millisecond); err != nil {
 			break
 		}
 	}
-	if f.pending() {
+	if f.err != nil {
+		return f.err
+	}
+	if f.unsent() {
 		f.opts.Notice("fleet: Redis did not take everything before the end; what was not settled will be fetched again by another process")
 	}
-	for shard, l := range f.held {
-		release.Send(f.client, []string{f.key("lease", shard), f.key("q", shard), f.key("p", shard), f.prefix + "tally"}, f.opts.Owner, l.token)
+	args := []any{f.prefix, f.instance, f.opts.Owner, 1}
+	for _, shard := range keysOf(f.held) {
+		args = append(args, f.releaseArgs(f.held[shard])...)
+		f.forget(f.held[shard])
 	}
-	f.client.Do(y, "ZREM", f.prefix+"procs", f.opts.Owner)
-	f.held = map[int]*lease{}
+	if _, err := release.Run(y, f.client, nil, args...); err != nil && f.gone(err) {
+		return f.goneError()
+	}
+	return nil
 }
 
 // Close closes the connection to Redis.
@@ -285,8 +175,17 @@ func (f *Fleet) Close() {
 	}
 }
 
+// Commands is how many commands this process sent Redis.
+func (f *Fleet) Commands() uint64 {
+	if f.client == nil {
+		return 0
+	}
+	return f.client.Stats().Commands
+}
+
 // Tallies are the crawl's counts kept in Redis, over every process: the
-// records by kind, and duplicates.
+// records by kind, and put_back (the URLs a dead process had taken,
+// handed to the next: each may have been fetched twice).
 func (f *Fleet) Tallies(y task.Yield) (map[string]int, error) {
 	v, err := resp.Strings(f.client.Do(y, "HGETALL", f.prefix+"tally"))
 	if err != nil {
@@ -301,6 +200,62 @@ func (f *Fleet) Tallies(y task.Yield) (map[string]int, error) {
 	return out, nil
 }
 
+// fail stops the crawl on err, once: Crawl returns it (Finish).
+func (f *Fleet) fail(err error) {
+	if f.err != nil {
+		return
+	}
+	f.err = err
+	f.end()
+}
+
+// end tells the crawler the crawl is over here.
+func (f *Fleet) end() {
+	if !f.ended && f.c != nil {
+		f.ended = true
+		f.c.End()
+	}
+}
+
+// judge acts on a script's error: a crawl gone, or a write Redis refused
+// (out of memory, a read-only replica), stops the crawl; anything else
+// (Redis unreachable, loading, busy) is tried again. It reports whether
+// the error stopped the crawl.
+func (f *Fleet) judge(err error) bool {
+	var rerr *resp.Error
+	switch {
+	case f.gone(err):
+		f.fail(f.goneError())
+	case errors.As(err, &rerr) && !transient[rerr.Code()]:
+		f.fail(fmt.Errorf("fleet: Redis refused the crawl's writes (%w): this process stops; what it took and did not settle goes back to its shards' queues for the next process once its leases run out", err))
+	default:
+		return false
+	}
+	return true
+}
+
+// transient are the error replies that say "not now" rather than "no".
+var transient = map[string]bool{"LOADING": true, "BUSY": true, "TRYAGAIN": true, "MASTERDOWN": true, "CLUSTERDOWN": true}
+
+func (f *Fleet) gone(err error) bool {
+	var rerr *resp.Error
+	return errors.As(err, &rerr) && rerr.Code() == "GONE"
+}
+
+func (f *Fleet) goneError() error {
+	return fmt.Errorf("%w: crawl %s (Redis came back without it: restarted without persistence, failed over to a replica that did not have it, or its keys deleted); "+
+		"what this process wrote to its output is done, the rest is lost to Redis; to crawl again, run the first process again with its roots, then the others",
+		ErrGone, f.opts.CrawlID)
+}
+
+// notice says msg once.
+func (f *Fleet) notice(msg string) {
+	if !f.noticed[msg] {
+		f.noticed[msg] = true
+		f.opts.Notice(msg)
+	}
+}
+
 func (f *Fleet) connEvent(ev resp.ConnEvent) {
 	switch {
 	case !ev.Up && !f.lost:
@@ -309,5 +264,14 @@ func (f *Fleet) connEvent(ev resp.ConnEvent) {
 	case ev.Up && f.lost:
 		f.lost = false
 		f.opts.Notice("fleet: Redis is back")
+	}
+	if ev.Up {
+		// What was answered may not all be there: a Redis restarted from
+		// its file, or a replica that took over, may have lost the last
+		// writes it answered. Each shard's processing set is read back.
+		for _, l := range f.held {
+			l.recheck = true
+		}
+		f.schedule() // and a step that waited for the connection goes now
 	}
 }

@@ -2,14 +2,12 @@ package fleet_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,126 +19,13 @@ import (
 	"loopkit/task"
 )
 
-// hostsWeb starts n hosts, each a fan of pages whose leaves link to two
-// pages of the next host: most URLs are found on another host than their
-// own, so they cross from one shard to another. Each host counts its
-// requests in flight, on the server's side.
-type hostsWeb struct {
-	srv   *wirelog.Server
-	roots []string
-	mu    sync.Mutex
-	now   map[string]int
-	peak  map[string]int
-	want  []string
-}
-
-func newHostsWeb(t *testing.T, n, pages int, hold time.Duration) *hostsWeb {
-	w := &hostsWeb{srv: wirelog.New(t), now: map[string]int{}, peak: map[string]int{}}
-	bases := make([]string, n)
-	for h := range n {
-		name := fmt.Sprint("h", h)
-		fan := wirelog.Fan(pages, func(rw http.ResponseWriter, r *http.Request) {
-			next := bases[(h+1)%n]
-			wirelog.Page(rw, next+"/p0", next+"/p1")
-		})
-		bases[h] = w.srv.Host(name, http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-			w.mu.Lock()
-			w.now[name]++
-			w.peak[name] = max(w.peak[name], w.now[name])
-			w.mu.Unlock()
-			time.Sleep(hold)
-			fan.ServeHTTP(rw, r)
-			w.mu.Lock()
-			w.now[name]--
-			w.mu.Unlock()
-		}))
-	}
-	for _, b := range bases {
-		w.roots = append(w.roots, b+"/")
-		w.want = append(w.want, b+"/")
-		for i := range pages {
-			w.want = append(w.want, fmt.Sprintf("%s/p%d", b, i))
-		}
-	}
-	slices.Sort(w.want)
-	return w
-}
-
-// member is one process of the fleet, played by a loop of its own.
-type member struct {
-	l       *loop.Loop
-	f       *fleet.Fleet
-	c       *crawler.Crawler
-	mu      sync.Mutex
-	records []string
-	done    chan error
-}
-
-func startMember(t *testing.T, rds *redistest.Server, id string, roots []string, cfg crawler.Config) *member {
-	t.Helper()
-	m := &member{done: make(chan error, 1)}
-	l, err := loop.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.l = l
-	cfg.Roots = roots
-	f, err := fleet.New(fleet.Options{Redis: rds.URL(), CrawlID: id, Shards: 8, Lease: time.Second,
-		Settings: crawler.SettingsOf(cfg), Notice: func(s string) { t.Log(s) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.f = f
-	cfg.Shared = f
-	cfg.OnRecord = func(r *crawler.Record) {
-		m.mu.Lock()
-		m.records = append(m.records, r.URL)
-		m.mu.Unlock()
-	}
-	go func() {
-		defer l.Close()
-		if _, err := task.Run(l, func(y task.Yield) (int, error) { return 0, f.Join(y, l) }); err != nil {
-			m.done <- err
-			return
-		}
-		c, err := crawler.New(l, cfg)
-		if err != nil {
-			m.done <- err
-			return
-		}
-		m.c = c
-		_, err = task.Run(l, func(y task.Yield) (int, error) { return 0, c.Crawl(y) })
-		f.Close()
-		m.done <- err
-	}()
-	return m
-}
-
-func (m *member) wait(t *testing.T) {
-	t.Helper()
-	select {
-	case err := <-m.done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(60 * time.Second):
-		t.Fatal("a member of the fleet did not finish in a minute")
-	}
-}
-
-func (m *member) urls() []string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return slices.Clone(m.records)
-}
-
 // Three processes and one Redis crawl a site of eight hosts: together
 // they record exactly the site's URLs, each once; the server sees each
 // fetched once; and no host ever sees more than --per_host requests at
 // once, across the whole fleet.
 func TestFleetCrawlsEachURLOnceAndPolitely(t *testing.T) {
 	rds := redistest.Start(t, redistest.Options{})
-	web := newHostsWeb(t, 8, 12, 5*time.Millisecond)
+	web := newHostsWeb(t, 8, 12, 200*time.Millisecond) // slow enough that the work is shared: a crawl over in a blink is one process's
 	cfg := crawler.Config{MaxTasks: 8, PerHost: 2, NoRobots: true}
 	var ms []*member
 	for range 3 {
@@ -246,9 +131,9 @@ func TestFleetRefusesOtherSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	join := func(roots []string, lenient bool) error {
-		f, err := fleet.New(fleet.Options{Redis: rds.URL(), CrawlID: "x",
-			Settings: crawler.SettingsOf(crawler.Config{Roots: roots, Lenient: lenient})})
+	join := func(cfg crawler.Config) error {
+		f, err := fleet.New(fleet.Options{Redis: rds.URL(), CrawlID: "x", JoinWait: 300 * time.Millisecond,
+			Settings: crawler.SettingsOf(cfg), Politeness: crawler.PolitenessOf(cfg)})
 		if err != nil {
 			return err
 		}
@@ -256,16 +141,59 @@ func TestFleetRefusesOtherSettings(t *testing.T) {
 		_, err = task.Run(l, func(y task.Yield) (int, error) { return 0, f.Join(y, l) })
 		return err
 	}
-	if err := join([]string{"http://a.test/"}, false); err != nil {
+	roots := []string{"http://a.test/"}
+	polite := crawler.Config{Roots: roots, PerHost: 2, Delay: 100 * time.Millisecond}
+	if err := join(polite); err != nil {
 		t.Fatal(err)
 	}
-	err = join([]string{"http://a.test/"}, true)
-	if err == nil || !strings.Contains(err.Error(), "scope was strict, now lenient") {
-		t.Fatalf("other settings: %v", err)
+	for _, tc := range []struct {
+		cfg  crawler.Config
+		want string
+	}{
+		{crawler.Config{Roots: roots, PerHost: 2, Delay: 100 * time.Millisecond, Lenient: true}, "scope was strict, now lenient"},
+		// Politeness is the crawl's: a process with its own would be rude
+		// to the hosts it works, and no other would know.
+		{crawler.Config{Roots: roots, PerHost: 8}, "Config.PerHost was 2, now 8; Config.Delay was 100ms, now 0s"},
+		{crawler.Config{PerHost: 2, Delay: 100 * time.Millisecond, MaxPagesPerHost: 5}, "Config.MaxPagesPerHost was 0, now 5"},
+	} {
+		if err := join(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("joined with other settings: %v, want %q", err, tc.want)
+		}
+	}
+	if err := join(crawler.Config{PerHost: 2, Delay: 100 * time.Millisecond}); err != nil {
+		t.Errorf("joined with no roots and the crawl's politeness: %v", err)
 	}
 }
 
-// Redis down at the start is a clear error, not a hang.
+// A process with no roots stores nothing: it waits for its crawl to be
+// started by one with roots (the order processes start in is nobody's
+// to choose), and if none comes, it says so.
+func TestFleetJoinerWithoutRootsWaitsAndStoresNothing(t *testing.T) {
+	rds := redistest.Start(t, redistest.Options{})
+	web := newHostsWeb(t, 2, 5, 0)
+	cfg := crawler.Config{MaxTasks: 4, NoRobots: true}
+	early := startMember(t, rds, "order", nil, cfg)
+	early.waitNotice(t, "waiting for crawl order")
+	if out, err := rds.CLI("KEYS", "loopkit:order:*"); err != nil || strings.TrimSpace(out) != "" {
+		t.Fatalf("a process with no roots stored %q (%v); want nothing", out, err)
+	}
+	creator := startMember(t, rds, "order", web.roots, cfg)
+	for _, m := range []*member{early, creator} {
+		if err := m.end(t, 30*time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := union(early, creator); !slices.Equal(got, web.want) {
+		t.Fatalf("recorded %d distinct URLs; the site has %d", len(got), len(web.want))
+	}
+	lonely := start(t, memberOptions{redis: rds.URL(), id: "nobody", cfg: cfg, joinWait: 300 * time.Millisecond})
+	if err := lonely.end(t, 10*time.Second); err == nil || !strings.Contains(err.Error(), "no such crawl") {
+		t.Fatalf("a process with no roots and no crawl to join: %v", err)
+	}
+}
+
+// Redis down at the start is a clear error, not a hang: a process waits
+// for it a few seconds (at most Options.JoinWait), then says why.
 func TestFleetWithoutRedisIsAnError(t *testing.T) {
 	rds := redistest.Start(t, redistest.Options{})
 	rds.Kill()
@@ -274,7 +202,8 @@ func TestFleetWithoutRedisIsAnError(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	f, _ := fleet.New(fleet.Options{Redis: rds.URL(), CrawlID: "x", Settings: crawler.SettingsOf(crawler.Config{Roots: []string{"http://a.test/"}})})
+	f, _ := fleet.New(fleet.Options{Redis: rds.URL(), CrawlID: "x", JoinWait: 300 * time.Millisecond,
+		Settings: crawler.SettingsOf(crawler.Config{Roots: []string{"http://a.test/"}})})
 	defer f.Close()
 	_, err = task.Run(l, func(y task.Yield) (int, error) { return 0, f.Join(y, l) })
 	if err == nil || !strings.Contains(err.Error(), "cannot reach Redis") {
@@ -347,11 +276,11 @@ func TestFleetProcessRunAgainKeepsItsOutput(t *testing.T) {
 	}
 }
 
-// MaxPagesPerHost holds in a fleet crawl as it does alone: the process
-// that works a host counts the URLs that enter its queue, whichever
-// process found them, and settles the ones past the cap unfetched, so the
-// crawl still ends. (The fleet's URLs entered without being counted: a
-// host with a cap of 5 had all of its 21 pages fetched.)
+// MaxPagesPerHost holds in a fleet crawl as it does alone: the fleet
+// counts the URLs that enter each host's queue, whichever process found
+// them, and the ones past the cap are only seen, so the crawl still ends.
+// (The fleet's URLs entered without being counted: a host with a cap of 5
+// had all of its 21 pages fetched.)
 func TestFleetKeepsMaxPagesPerHost(t *testing.T) {
 	rds := redistest.Start(t, redistest.Options{})
 	srv := wirelog.New(t)
@@ -364,7 +293,50 @@ func TestFleetKeepsMaxPagesPerHost(t *testing.T) {
 	if n := len(m.urls()); n != 5 {
 		t.Fatalf("%d pages recorded, want 5", n)
 	}
-	if got := m.c.Stats().Filtered["max_pages_per_host"]; got != 16 {
-		t.Fatalf("%d URLs counted as over the cap, want the other 16", got)
+	out, err := rds.CLI("HGET", "loopkit:capped:tally", "filtered:max_pages_per_host")
+	if err != nil || strings.TrimSpace(out) != "16" {
+		t.Fatalf("the fleet's tally counts %q URLs over the cap (%v), want the other 16", out, err)
+	}
+}
+
+// MaxPagesPerHost is the crawl's, not a process's: a host that changes
+// hands in the middle (its process killed, its shard taken over) gets no
+// more pages than the cap in all. (A count kept by the process working
+// the host started again from nothing with the next one: 10 pages of a
+// cap of 8.)
+func TestFleetKeepsMaxPagesPerHostAcrossAHandover(t *testing.T) {
+	rds := redistest.Start(t, redistest.Options{})
+	srv := wirelog.New(t)
+	slow := func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(50 * time.Millisecond)
+		wirelog.Page(w)
+	}
+	root := srv.Host("h", wirelog.Fan(30, slow))
+	cfg := crawler.Config{MaxTasks: 4, PerHost: 1, NoRobots: true, MaxPagesPerHost: 8}
+	first := startMember(t, rds, "handover", []string{root + "/"}, cfg)
+	deadline := time.Now().Add(20 * time.Second)
+	for len(first.urls()) < 3 && time.Now().Before(deadline) {
+		time.Sleep(2 * time.Millisecond)
+	}
+	first.l.CallSoonThreadsafe(first.l.Stop) // killed: its lease runs out, and the next process takes the host
+	select {
+	case <-first.done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the first process did not stop")
+	}
+	if n := len(first.urls()); n < 3 || n >= 8 {
+		t.Fatalf("the first process recorded %d pages before it was killed: the host did not change hands in the middle", n)
+	}
+	next := startMember(t, rds, "handover", []string{root + "/"}, cfg)
+	next.wait(t)
+	fetched := map[string]bool{}
+	for _, a := range srv.Arrivals("h") {
+		fetched[a.Path] = true
+	}
+	if len(fetched) != 8 {
+		t.Fatalf("the host's pages fetched across the handover: %d distinct (%v), want MaxPagesPerHost 8", len(fetched), srv.Paths("h"))
+	}
+	if got := len(slices.Compact(slices.Sorted(slices.Values(append(first.urls(), next.urls()...))))); got != 8 {
+		t.Fatalf("%d distinct pages recorded, want 8", got)
 	}
 }

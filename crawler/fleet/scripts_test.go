@@ -2,6 +2,8 @@ package fleet
 
 import (
 	"errors"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,11 +13,58 @@ import (
 	"loopkit/task"
 )
 
-// The lease and its fencing token, script by script: a process whose lease
-// expired and was taken by another cannot take, settle or keep anything
-// in the shard, nor renew it; the new holder finds what the old one had
-// taken back at the front of the queue.
-func TestFencingRefusesAProcessThatLostItsLease(t *testing.T) {
+// scriptCall runs the fleet's scripts by hand, as one process would, on
+// a real Redis.
+type scriptCall struct {
+	t   *testing.T
+	y   task.Yield
+	c   *resp.Client
+	seq int
+}
+
+const testPrefix = "loopkit:t:"
+
+func (s *scriptCall) run(sc *resp.Script, args ...any) (resp.Value, error) {
+	return sc.Run(s.y, s.c, nil, append([]any{testPrefix, "inst"}, args...)...)
+}
+
+func (s *scriptCall) must(v resp.Value, err error) resp.Value {
+	s.t.Helper()
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return v
+}
+
+// stepOf is a step's arguments after the instance: owner, its number,
+// no caps, the links (shard, entry, url), then one shard's group.
+func (s *scriptCall) step(owner string, links []string, shard int, token int64, take int, settled ...string) (resp.Value, error) {
+	s.seq++
+	return s.stepNumbered(s.seq, owner, links, shard, token, take, settled...)
+}
+
+func (s *scriptCall) stepNumbered(seq int, owner string, links []string, shard int, token int64, take int, settled ...string) (resp.Value, error) {
+	args := []any{owner, strconv.Itoa(seq), 60000, 0, 0, len(links)}
+	for _, u := range links {
+		args = append(args, 0, "0 10 "+u, u)
+	}
+	args = append(args, 1, shard, token, take, 0, len(settled))
+	for _, u := range settled {
+		args = append(args, "0 10 "+u)
+	}
+	args = append(args, 1, "ok", len(settled), 0)
+	return s.run(step, args...)
+}
+
+func entries(v resp.Value) []string {
+	var out []string
+	for _, e := range v.Elems {
+		out = append(out, e.Str)
+	}
+	return out
+}
+
+func withScripts(t *testing.T, body func(s *scriptCall)) *redistest.Server {
 	rds := redistest.Start(t, redistest.Options{})
 	l, err := loop.New(nil)
 	if err != nil {
@@ -27,60 +76,101 @@ func TestFencingRefusesAProcessThatLostItsLease(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	const p = "loopkit:t:"
-	keys := func(names ...string) []string {
-		var out []string
-		for _, n := range names {
-			out = append(out, p+n+":0")
-		}
-		return out
-	}
 	_, err = task.Run(l, func(y task.Yield) (int, error) {
-		must := func(v resp.Value, err error) resp.Value {
-			if err != nil {
-				t.Fatal(err)
-			}
-			return v
-		}
-		must(found.Run(y, c, []string{p + "seen", p + "pending"}, p, 0, "0 10 http://a/1", "http://a/1", 0, "0 10 http://a/2", "http://a/2"))
-		a := must(acquire.Run(y, c, nil, p, "A", 100, 0))
-		if a.Elems[0].Int != 0 || a.Elems[1].Int != 1 {
-			t.Fatalf("A's acquire: %v", a)
-		}
-		if v := must(acquire.Run(y, c, nil, p, "B", 100, 0)); v.Kind != resp.KindNil {
-			t.Fatalf("B took a held lease: %v", v)
-		}
-		taken := must(take.Run(y, c, keys("lease", "q", "p"), "A", 1, 1))
-		if len(taken.Elems) != 1 || taken.Elems[0].Str != "0 10 http://a/1" {
-			t.Fatalf("A took %v", taken)
-		}
-		if err := task.Sleep(y, 150*time.Millisecond); err != nil { // A's lease expires
-			return 0, err
-		}
-		b := must(acquire.Run(y, c, nil, p, "B", 10000, 0))
-		if b.Elems[1].Int != 2 || b.Elems[2].Int != 1 {
-			t.Fatalf("B's acquire: %v, want token 2 and A's one URL back", b)
-		}
-		var rerr *resp.Error
-		for name, try := range map[string]func() (resp.Value, error){
-			"take":   func() (resp.Value, error) { return take.Run(y, c, keys("lease", "q", "p"), "A", 1, 5) },
-			"settle": func() (resp.Value, error) { return settle.Run(y, c, keys("lease", "p")[:2], "A", 1) },
-			"keep":   func() (resp.Value, error) { return keep.Run(y, c, keys("lease", "robots"), "A", 1, "f", "v") },
-		} {
-			if _, err := try(); !errors.As(err, &rerr) || rerr.Code() != "FENCED" {
-				t.Errorf("A's %s after losing the lease: %v, want FENCED", name, err)
-			}
-		}
-		if n, _ := resp.Int(renew.Run(y, c, keys("lease"), "A", 1, 100)); n != 0 {
-			t.Error("A renewed a lease B holds")
-		}
-		back := must(take.Run(y, c, keys("lease", "q", "p"), "B", 2, 5))
-		if len(back.Elems) != 2 || back.Elems[0].Str != "0 10 http://a/1" {
-			t.Fatalf("B took %v, want A's URL first, then the other", back)
-		}
+		s := &scriptCall{t: t, y: y, c: c}
+		s.must(create.Run(y, c, nil, testPrefix, `{"roots":["http://a/"]}`, "inst"))
+		body(s)
 		return 0, nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rds
+}
+
+// The lease and its fencing token, script by script: a process whose lease
+// expired and was taken by another can neither settle nor take anything
+// in the shard, nor renew it; the new holder finds what the old one had
+// taken back at the front of the queue.
+func TestFencingRefusesAProcessThatLostItsLease(t *testing.T) {
+	withScripts(t, func(s *scriptCall) {
+		t := s.t
+		a := s.must(s.run(acquire, "A", 100, 0))
+		if a.Elems[0].Int != 0 || a.Elems[1].Int != 1 {
+			t.Fatalf("A's acquire: %v", a)
+		}
+		if v := s.must(s.run(acquire, "B", 100, 0)); v.Kind != resp.KindNil {
+			t.Fatalf("B took a held lease: %v", v)
+		}
+		v := s.must(s.step("A", []string{"http://a/1", "http://a/2"}, 0, 1, 1))
+		if got := entries(v.Elems[4].Elems[3]); v.Elems[1].Int != 2 || len(got) != 1 || got[0] != "0 10 http://a/1" {
+			t.Fatalf("A's step: %v", v)
+		}
+		if err := task.Sleep(s.y, 150*time.Millisecond); err != nil { // A's lease expires
+			t.Fatal(err)
+		}
+		b := s.must(s.run(acquire, "B", 10000, 0))
+		if b.Elems[1].Int != 2 || b.Elems[2].Int != 1 {
+			t.Fatalf("B's acquire: %v, want token 2 and A's one URL back", b)
+		}
+		v = s.must(s.step("A", nil, 0, 1, 5, "http://a/1"))
+		if res := v.Elems[4].Elems; res[1].Int != 0 || res[2].Int != 0 || len(res[3].Elems) != 0 {
+			t.Fatalf("A's step after losing the lease: %v, want refused", v)
+		}
+		if r := s.must(s.run(beat, "A", 1000, 100, 0, 1)); r.Elems[2].Int != 0 {
+			t.Fatal("A renewed a lease B holds")
+		}
+		v = s.must(s.step("B", nil, 0, 2, 5))
+		if got := entries(v.Elems[4].Elems[3]); len(got) != 2 || got[0] != "0 10 http://a/1" {
+			t.Fatalf("B took %v, want A's URL first, then the other", got)
+		}
+	})
+}
+
+// A step sent twice (its reply lost, say) runs once: the second time it
+// changes nothing and answers with everything the caller holds of the
+// shard, the URLs its first reply carried among them.
+func TestAStepRunsOnce(t *testing.T) {
+	rds := withScripts(t, func(s *scriptCall) {
+		t := s.t
+		s.must(s.run(acquire, "A", 10000, 0))
+		s.must(s.step("A", []string{"http://a/1", "http://a/2", "http://a/3"}, 0, 1, 1))
+		first := s.must(s.stepNumbered(7, "A", nil, 0, 1, 1, "http://a/1"))
+		again := s.must(s.stepNumbered(7, "A", nil, 0, 1, 1, "http://a/1"))
+		if first.Elems[0].Int != 0 || again.Elems[0].Int != 1 {
+			t.Fatalf("run twice: %v then %v, want the second marked as run before", first, again)
+		}
+		if got := entries(again.Elems[4].Elems[4]); len(got) != 1 || got[0] != "0 10 http://a/2" {
+			t.Fatalf("the step run again answered %v, want what A holds: a/2", got)
+		}
+	})
+	for key, want := range map[string]string{"pending": "2", "tally": "ok\n1\n"} {
+		cmd := "GET"
+		if key == "tally" {
+			cmd = "HGETALL"
+		}
+		out, err := rds.CLI(cmd, testPrefix+key)
+		if err != nil || strings.TrimSpace(out) != strings.TrimSpace(want) {
+			t.Errorf("%s: %q, %v; want %q: the step ran twice", key, out, err, want)
+		}
+	}
+}
+
+// A Redis that lost the crawl (restarted empty, its keys deleted) makes
+// every script answer GONE, never act on a crawl it does not have.
+func TestEveryScriptKnowsItsCrawl(t *testing.T) {
+	withScripts(t, func(s *scriptCall) {
+		s.must(s.c.Do(s.y, "DEL", testPrefix+"instance"))
+		for name, call := range map[string]func() (resp.Value, error){
+			"beat":    func() (resp.Value, error) { return s.run(beat, "A", 1000, 100) },
+			"acquire": func() (resp.Value, error) { return s.run(acquire, "A", 100, 0) },
+			"step":    func() (resp.Value, error) { return s.step("A", []string{"http://a/9"}, 0, 1, 1) },
+			"release": func() (resp.Value, error) { return s.run(release, "A", 1) },
+		} {
+			var rerr *resp.Error
+			if _, err := call(); !errors.As(err, &rerr) || rerr.Code() != "GONE" {
+				s.t.Errorf("%s on a crawl Redis lost: %v, want GONE", name, err)
+			}
+		}
+	})
 }

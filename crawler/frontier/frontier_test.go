@@ -427,7 +427,7 @@ func TestSetDelayCountsFromTheLastSend(t *testing.T) {
 
 // A first refusal slows the server down; a retry refused again does not
 // slow it again (the page is refused whatever the pace), though it holds
-// the server for its current spacing.
+// the server again, twice as long: as long as its own next retry waits.
 func TestRetryRefusedAgainIsNoCongestionEvent(t *testing.T) {
 	f := frontier.New(frontier.Options{PerHost: 4})
 	h := f.Host("http://a", "a")
@@ -439,18 +439,65 @@ func TestRetryRefusedAgainIsNoCongestionEvent(t *testing.T) {
 	}
 	gap := f.Gap(h)
 	f.Requeue(j, 0, 0)
-	j = next(t, f, gap)
-	f.Sent(j, gap)
+	j = next(t, f, time.Second)
+	f.Sent(j, time.Second)
 	if j.Item.URL != "a1" {
 		t.Fatalf("handed out %s, want the retry of a1", j.Item.URL)
 	}
 	j.Item.Tries = 1 // as the crawler counts it
-	if f.PushedBack(j, gap) {
+	if f.PushedBack(j, time.Second) {
 		t.Fatal("a retry refused again slowed the server down again")
 	}
 	if f.Gap(h) != gap {
 		t.Fatalf("gap %v after the retry's refusal, want %v unchanged", f.Gap(h), gap)
 	}
-	f.Finish(j, gap)
-	wake(t, f, 2*gap)
+	f.Finish(j, time.Second)
+	wake(t, f, 3*time.Second)
+}
+
+// A 429 or a 503 holds the whole server for at least a second, whatever
+// its spacing: as long as the refused request's retry waits, doubling
+// with each of its tries.
+func TestARefusalHoldsTheServerASecondDoubling(t *testing.T) {
+	f := frontier.New(frontier.Options{PerHost: 4})
+	h := f.Host("http://a", "a")
+	push(f, h, 0, "a0", "a1")
+	at := time.Duration(0)
+	for tries, hold := range []time.Duration{time.Second, 2 * time.Second, 4 * time.Second} {
+		j := next(t, f, at)
+		if j.Item.URL != "a0" {
+			t.Fatalf("handed out %s, want a0's try %d", j.Item.URL, tries+1)
+		}
+		j.Item.Tries = int32(tries) // as the crawler counts them
+		f.Sent(j, at)
+		f.PushedBack(j, at)
+		f.Requeue(j, at, at)
+		none(t, f, at+hold-ms)
+		wake(t, f, at+hold)
+		at += hold
+	}
+}
+
+// Forget drops a host's queue and its retries waiting out a backoff,
+// tells of each, and leaves the host able to take URLs again; its jobs in
+// flight go on.
+func TestForgetTellsWhatItDrops(t *testing.T) {
+	f := frontier.New(frontier.Options{PerHost: 2})
+	h := f.Host("http://a", "a")
+	push(f, h, 0, "a0", "a1", "a2", "a3")
+	f.Requeue(next(t, f, 0), 0, time.Second) // a0 waits out a backoff
+	running := next(t, f, 0)
+	var dropped []string
+	f.Forget(h, func(it frontier.Item) { dropped = append(dropped, it.URL) })
+	if !slices.Equal(dropped, []string{"a2", "a3", "a0"}) {
+		t.Fatalf("Forget told of %v, want the queue, then the retry", dropped)
+	}
+	if f.Queued() != 0 || f.Delayed() != 0 || f.Running() != 1 {
+		t.Fatalf("after Forget: %d queued, %d delayed, %d running; want 0, 0, 1", f.Queued(), f.Delayed(), f.Running())
+	}
+	f.Finish(running, 0)
+	push(f, h, 0, "a4")
+	if j := next(t, f, 0); j.Item.URL != "a4" {
+		t.Fatalf("after Forget, handed out %s", j.Item.URL)
+	}
 }

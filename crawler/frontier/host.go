@@ -150,21 +150,32 @@ func (q *hostHeap) Pop() any {
 }
 
 // Forget drops h's queued URLs and its retries waiting out a backoff,
-// without a word and without retiring it: they are somebody else's to
-// fetch now (a fleet's shard whose lease was lost). h may be pushed to
-// again later.
-func (f *Frontier) Forget(h *Host) {
+// without retiring it: they are somebody else's to fetch now (a fleet's
+// shard whose lease was lost, or given back). fn, if not nil, is called
+// for each, in order. h may be pushed to again later.
+func (f *Frontier) Forget(h *Host, fn func(Item)) {
+	if fn == nil {
+		fn = func(Item) {}
+	}
 	f.queued -= h.queue.len()
-	h.queue.drain(func(Item) {})
+	h.queue.drain(fn)
 	kept := f.delayed[:0]
+	var mine []delayedJob
 	for _, d := range f.delayed {
-		if d.host != h {
+		if d.host == h {
+			mine = append(mine, d)
+		} else {
 			kept = append(kept, d)
 		}
 	}
 	clear(f.delayed[len(kept):])
 	f.delayed = kept
 	heap.Init(&f.delayed)
+	for _, d := range mine {
+		if !d.gate {
+			fn(d.item)
+		}
+	}
 	if h.gate == gateWaiting {
 		h.gate = gateNeeded
 	}

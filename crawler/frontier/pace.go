@@ -61,8 +61,13 @@ const (
 	// minPushbackGap is as close as a host that once pushed back gets
 	// to unspaced again: 200 requests a second, and no bursts.
 	minPushbackGap = 5 * time.Millisecond
-	// maxPushbackGap caps the spacing pushback can build up.
+	// maxPushbackGap caps the spacing pushback can build up, and the hold
+	// after a refusal.
 	maxPushbackGap = 30 * time.Second
+	// refusalHoldBase is the least a server that answered 429 or 503 is
+	// left alone: "too much, too fast" with no Retry-After says nothing of
+	// how long, and a second is the least a polite crawler waits.
+	refusalHoldBase = time.Second
 	// probeAfter successes in a row shrink the gap by a step that starts
 	// at probeStep percent and doubles with each probe that draws no
 	// pushback, up to half: careful near a limit just found (a probe that
@@ -73,6 +78,15 @@ const (
 	// pushback (two of thirty: one failure alone is bad luck).
 	errorWindow = 30
 )
+
+// refusalHold is how long a server is left alone after a 429 or a 503 to
+// a request that had been tried tries times before: a second, doubled for
+// each earlier try, at most maxPushbackGap — as long as the request's own
+// retry waits (the crawler's rule). A Retry-After, if the server sent
+// one, holds it too (the crawler's), and the longer wins.
+func refusalHold(tries int32) time.Duration {
+	return min(refusalHoldBase<<min(max(tries, 0), 5), maxPushbackGap)
+}
 
 func newPace(perHost int, delay time.Duration) pace {
 	return pace{limit: 1, maxLimit: perHost, delay: delay, firstPush: -1}

@@ -89,14 +89,15 @@ func (f *Frontier) Succeeded(j *Job) {
 }
 
 // PushedBack says the server of j pushed back (a 429, a 503): it is slowed
-// down, once per congestion event, and nothing more is sent to it for its
-// new spacing. It reports whether this answer slowed it down.
+// down, once per congestion event, and nothing more is sent to it for a
+// while — its new spacing, and at least a second, doubling with each of
+// j's tries (refusalHold): the server's other pages wait as long as j's
+// retry does. It reports whether this answer slowed the server down.
 //
 // A retry pushed back again does not slow the server down again: the
 // server refused that page twice, whatever the pace, which says more
-// about the page than about the pace. Its own backoff spaces it (at
-// least a second, doubling), and the server's other pages go on at the
-// pace they had.
+// about the page than about the pace. The server's other pages go on at
+// the pace they had, after the hold.
 func (f *Frontier) PushedBack(j *Job, now time.Duration) bool {
 	s := j.Host.server
 	slowed := false
@@ -105,10 +106,15 @@ func (f *Frontier) PushedBack(j *Job, now time.Duration) bool {
 	} else {
 		s.pace.refusedAgain()
 	}
-	f.HoldUntil(j.Host, now+s.pace.gap())
+	f.HoldUntil(j.Host, now+max(s.pace.gap(), refusalHold(j.Item.Tries)))
 	f.placeServer(s)
 	return slowed
 }
+
+// NextStart is the loop time before which h's server may not start a
+// request: its last start plus its spacing, or a hold (Retry-After,
+// pushback). A time already past means now.
+func (f *Frontier) NextStart(h *Host) time.Duration { return h.server.nextStart }
 
 // Failed says j failed (a network error, a timeout, a 5xx other than 503).
 // Too many failures among a server's last answers are pushback too: it

@@ -171,6 +171,13 @@ type Request struct {
 	// client send it once more on a fresh one. A crawler counts its
 	// politeness spacing from here.
 	Sent func()
+	// Sending, if set, is asked just before the request is written on a
+	// connection, each time: the resend on a fresh connection too. If it
+	// says no (an error), nothing is written, the connection stays as it
+	// was, and the request fails with that error. A crawler asks here
+	// whether the server may still be sent it: a request that waited for
+	// a connection may no longer be welcome when one comes.
+	Sending func() error
 }
 
 // Timings says when each phase of a request ended, measured from the

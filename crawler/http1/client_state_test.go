@@ -169,25 +169,10 @@ func TestReleasedConnectionGoesToTheNextQueuedRequest(t *testing.T) {
 // once: if the retry too lands on a connection that dies, the request
 // fails, marked ErrRetried, instead of going out a third time.
 func TestARequestIsSentAtMostTwice(t *testing.T) {
-	var mu sync.Mutex
-	arrivals := map[string]int{}
 	// Each connection answers its first request and closes on the second,
 	// as a server whose keep-alive timeout races every reuse.
-	url := rawServer(t, func(c net.Conn, r *bufio.Reader) {
-		for i := 0; ; i++ {
-			head, err := readRequest(r)
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			arrivals[strings.Fields(head)[1]]++
-			mu.Unlock()
-			if i > 0 {
-				return
-			}
-			c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"))
-		}
-	})
+	srv := newDyingOnReuse(t)
+	url := srv.url
 	l, c := onLoop(t, http1.Options{MaxConnsPerHost: 1})
 	if _, err := get(t, l, c, url+"/warm"); err != nil {
 		t.Fatal(err)
@@ -204,9 +189,7 @@ func TestARequestIsSentAtMostTwice(t *testing.T) {
 	if _, err := await(t, l, x); !errors.Is(err, http1.ErrRetried) {
 		t.Fatalf("x: %v, want a failure marked ErrRetried", err)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if n := arrivals["/x"]; n != 2 {
+	if n, _ := srv.counts("/x"); n != 2 {
 		t.Fatalf("x arrived %d times, want 2", n)
 	}
 }
@@ -227,4 +210,79 @@ func TestExtraBytesAfterAResponseCloseTheConnection(t *testing.T) {
 	if n := c.OpenConns(); n != 0 {
 		t.Fatalf("%d connections pooled after a response followed by extra bytes", n)
 	}
+}
+
+// Sending is asked before every write of a request, the resend on a
+// fresh connection too, and a no sends nothing: here the resend after a
+// dead pooled connection is refused, so the request reached the server
+// once, fails with Sending's error (not ErrRetried: it was sent once),
+// and the connection dialled for the resend serves the next request.
+func TestSendingIsAskedBeforeEveryWrite(t *testing.T) {
+	srv := newDyingOnReuse(t) // each connection answers its first request and closes on the second
+	url := srv.url
+	l, c := onLoop(t, http1.Options{MaxConnsPerHost: 1})
+	if _, err := get(t, l, c, url+"/warm"); err != nil {
+		t.Fatal(err)
+	}
+	no := errors.New("no more")
+	asked := 0
+	x := c.Do(http1.Request{URL: url + "/x", Sending: func() error {
+		if asked++; asked > 1 {
+			return no
+		}
+		return nil
+	}})
+	if _, err := await(t, l, x); !errors.Is(err, no) || errors.Is(err, http1.ErrRetried) {
+		t.Fatalf("x: %v, want Sending's error, not marked as sent twice", err)
+	}
+	if _, err := get(t, l, c, url+"/y"); err != nil {
+		t.Fatalf("y after the refusal: %v", err)
+	}
+	xs, conns := srv.counts("/x")
+	if asked != 2 || xs != 1 {
+		t.Fatalf("Sending asked %d times, x arrived %d times; want 2 and 1", asked, xs)
+	}
+	if conns != 2 {
+		t.Fatalf("%d connections; want 2: y went on the one dialled for x's resend", conns)
+	}
+}
+
+// dyingOnReuse is a server each of whose connections answers its first
+// request and closes on the second, without a word: a server whose
+// keep-alive timeout races every reuse.
+type dyingOnReuse struct {
+	url      string
+	mu       sync.Mutex
+	arrivals map[string]int
+	conns    int
+}
+
+func newDyingOnReuse(t *testing.T) *dyingOnReuse {
+	s := &dyingOnReuse{arrivals: map[string]int{}}
+	s.url = rawServer(t, func(c net.Conn, r *bufio.Reader) {
+		s.mu.Lock()
+		s.conns++
+		s.mu.Unlock()
+		for i := 0; ; i++ {
+			head, err := readRequest(r)
+			if err != nil {
+				return
+			}
+			s.mu.Lock()
+			s.arrivals[strings.Fields(head)[1]]++
+			s.mu.Unlock()
+			if i > 0 {
+				return
+			}
+			c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"))
+		}
+	})
+	return s
+}
+
+// counts are how many times path arrived, and how many connections came.
+func (s *dyingOnReuse) counts(path string) (arrivals, conns int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.arrivals[path], s.conns
 }

@@ -111,6 +111,19 @@ func (c *conn) connected(fd int) {
 
 // send starts ex's request on this (connected) connection.
 func (c *conn) send(ex *exchange) {
+	if ex.sending != nil {
+		if err := ex.sending(); err != nil {
+			// Refused before a byte was written: the connection is as
+			// good as it was, and goes back to the pool.
+			if c.ex == ex {
+				c.ex, ex.conn = nil, nil
+			}
+			c.pool.release(c)
+			ex.reply.Retried = false // it was not sent again, after all
+			ex.fail(err)
+			return
+		}
+	}
 	if c.ex != ex { // a new connection dialled for ex carries it already
 		c.carry(ex)
 	}

@@ -56,9 +56,10 @@ type exchange struct {
 
 	maxBody  int64 // Request.MaxBodyBytes
 	wantBody func(*Response) bool
-	truncate bool   // Request.TruncateBody
-	traced   bool   // trace filled in
-	onSent   func() // Request.Sent
+	truncate bool         // Request.TruncateBody
+	traced   bool         // trace filled in
+	onSent   func()       // Request.Sent
+	sending  func() error // Request.Sending
 }
 
 // newExchange makes the record of one request; begin starts it. The
@@ -68,7 +69,7 @@ func newExchange(c *Client, req Request) *exchange {
 	ex := c.takeFree()
 	resp := ex.resp // the arrays of a recycled one's Header and Body, for the parser to reuse
 	*ex = exchange{client: c, method: req.Method, extra: req.Header, start: c.loop.Time(),
-		maxBody: req.MaxBodyBytes, truncate: req.TruncateBody, wantBody: req.WantBody, onSent: req.Sent, trace: req.Trace}
+		maxBody: req.MaxBodyBytes, truncate: req.TruncateBody, wantBody: req.WantBody, onSent: req.Sent, sending: req.Sending, trace: req.Trace}
 	ex.resp.Header, ex.resp.Body = resp.Header, resp.Body
 	ex.reply.URL, ex.reply.ex = req.URL, ex
 	ex.result.Init(c.loop)

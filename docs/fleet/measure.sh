@@ -5,11 +5,15 @@
 # REDIS_STOP=5 stops Redis that many seconds mid-crawl (append-only file,
 # fsync always) and starts it again. Prints the union check and the
 # server's per-URL and per-host counts.
-# Builds crawl and site into a temporary directory first: run it from the
-# repository's root. Needs redis-server (Debian's package) and python3.
+# Builds crawl and site into a temporary directory first (BIN=dir to use
+# binaries built already): run it from the repository's root. Needs
+# redis-server (Debian's package) and python3.
 set -u
-bin=$(mktemp -d)
-go build -o "$bin/crawl" ./cmd/crawl && go build -o "$bin/site" ./cmd/site || exit 1
+bin=${BIN:-}
+if [ -z "$bin" ]; then
+  bin=$(mktemp -d)
+  go build -o "$bin/crawl" ./cmd/crawl && go build -o "$bin/site" ./cmd/site || exit 1
+fi
 procs=${1:-3} pages=${2:-100000} hosts=${3:-8}
 dir=$(mktemp -d)
 rport=$((30000 + RANDOM % 2000))

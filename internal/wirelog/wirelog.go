@@ -29,6 +29,7 @@ type Arrival struct {
 	Scheme string // "http" or "https"
 	Conn   string // the client's address: one per connection
 	Path   string // path and query
+	Agent  string // the User-Agent: which of several crawlers sent it
 }
 
 // Server is a set of logging hosts. Its methods may be called from any
@@ -68,7 +69,7 @@ func (s *Server) serve(name string, ln net.Listener, h http.Handler) string {
 			scheme = "https"
 		}
 		s.mu.Lock()
-		s.arrivals = append(s.arrivals, Arrival{At: time.Now(), Host: name, Scheme: scheme, Conn: r.RemoteAddr, Path: r.URL.RequestURI()})
+		s.arrivals = append(s.arrivals, Arrival{At: time.Now(), Host: name, Scheme: scheme, Conn: r.RemoteAddr, Path: r.URL.RequestURI(), Agent: r.UserAgent()})
 		s.mu.Unlock()
 		h.ServeHTTP(w, r)
 	})}

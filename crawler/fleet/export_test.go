@@ -1,0 +1,7 @@
+package fleet
+
+import "loopkit/crawler/resp"
+
+// Scripts are the fleet's scripts by name, for the tests that break
+// their replies on the wire.
+var Scripts = map[string]*resp.Script{"create": create, "beat": beat, "acquire": acquire, "step": step, "release": release}
