@@ -38,12 +38,23 @@ func eachCountingPoller(t *testing.T, test func(t *testing.T, l *Loop, p *counti
 				t.Fatal(err)
 			}
 			defer l.Close()
+			FailOnPanic(t, l)
 			p := &countingPoller{Poller: l.poller}
 			p.reset()
 			l.poller = p
 			test(t, l, p)
 		})
 	}
+}
+
+// FailOnPanic makes every panic of a callback on l, and every misuse the
+// loop reports, fail the test. The default handler only prints: a test
+// whose callback panics where it should not — a timer that runs after it
+// was cancelled, calling the nil it was left with — would pass. A test
+// that expects a panic sets a handler of its own after this one. (It is
+// exported for the package's external tests, which share the binary.)
+func FailOnPanic(t testing.TB, l *Loop) {
+	l.SetPanicHandler(func(p PanicInfo) { t.Errorf("a callback panicked: %v", p) })
 }
 
 // runIdle runs the loop for d, with nothing else to do.

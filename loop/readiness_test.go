@@ -1,0 +1,81 @@
+package loop_test
+
+import (
+	"testing"
+
+	"loopkit/future"
+	"loopkit/loop"
+	"loopkit/netpoll"
+)
+
+// An event that says only readable runs the fd's reader and not its
+// writer. A listening socket is never writable, so its writer must never
+// run, however often a connection makes it readable.
+func TestWriterDoesNotRunOnAReadableEvent(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		lfd, addr, err := l.Listen(loopback)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.SockClose(lfd)
+		writes := 0
+		if err := l.AddWriter(lfd, func() { writes++ }); err != nil {
+			t.Fatal(err)
+		}
+		accepted := future.New[struct{}](l)
+		// The reader leaves the writer in place: a writer removed by the
+		// reader would be skipped anyway, and prove nothing.
+		if err := l.AddReader(lfd, func() {
+			fd, _, err := netpoll.Accept(lfd)
+			if err == netpoll.ErrWouldBlock {
+				return
+			}
+			if err == nil {
+				netpoll.Close(fd)
+			}
+			l.RemoveReader(lfd)
+			accepted.SetResult(struct{}{})
+		}); err != nil {
+			t.Fatal(err)
+		}
+		conn := l.SockConnect(addr)
+		if _, err := runFor(t, l, accepted); err != nil {
+			t.Fatal(err)
+		}
+		l.RemoveWriter(lfd)
+		if fd, err := conn.Result(); err == nil {
+			l.SockClose(fd)
+		}
+		if writes != 0 {
+			t.Fatalf("the writer of a listening socket ran %d times, on events that said readable", writes)
+		}
+	})
+}
+
+// A recv whose timeout fired is cancelled, and another is started on the
+// same socket in the same callback (the retry). The first one's clean-up,
+// which runs a turn later, must leave the second one watching the socket:
+// it gets the data.
+func TestRecvCancelledAndStartedAgainInOneTurn(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		client, server := socketPair(t, l)
+		mustSend(t, l, server, "hello")
+		waitReadable(t, client)
+		first := l.SockRecv(client, make([]byte, 16))
+		buf := make([]byte, 16)
+		var second *future.Future[int]
+		l.CallSoon(func() {
+			first.Cancel()
+			second = l.SockRecv(client, buf)
+		})
+		if !runTurns(t, l, 100, func() bool { return second != nil && second.Done() }) {
+			t.Fatal("the retry never read the data waiting on its socket: the cancelled recv took its reader away")
+		}
+		if n, err := second.Result(); err != nil || string(buf[:n]) != "hello" {
+			t.Fatalf("the retry read %q, %v; want hello", buf[:n], err)
+		}
+		if !first.Cancelled() {
+			t.Fatalf("the first recv: %v, want cancelled", first.Err())
+		}
+	})
+}
