@@ -2,6 +2,7 @@ package task_test
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -185,5 +186,44 @@ func TestCancellingTwiceIsSafe(t *testing.T) {
 	}
 	if tk.Cancel() || tk.Cancelled() {
 		t.Fatal("Cancel of a finished task returned true, or changed it")
+	}
+}
+
+// A body that returns its cancellation wrapped ("fetching x: cancelled"),
+// as a body does that adds context to every error, ends cancelled, not
+// failed: the cancellation is known by errors.Is, not by identity.
+func TestBodyReturningAWrappedCancellationEndsCancelled(t *testing.T) {
+	l := newLoop(t)
+	tk := task.Spawn(l, func(y task.Yield) (int, error) {
+		if err := task.Sleep(y, time.Hour); err != nil {
+			return 0, fmt.Errorf("fetching x: %w", err)
+		}
+		return 1, nil
+	})
+	cancelSoon(l, tk)
+	runUntilDone(t, l, tk)
+	if !tk.Cancelled() || !errors.Is(tk.Err(), future.ErrCancelled) {
+		t.Fatalf("cancelled %v, error %v; want the task cancelled", tk.Cancelled(), tk.Err())
+	}
+}
+
+// A task cancelled from outside while it waits in WaitFor gets its
+// cancellation from WaitFor, not ErrTimeout: the time did not run out.
+// What it waited for is cancelled too.
+func TestWaitForCancelledFromOutsideIsNoTimeout(t *testing.T) {
+	l := newLoop(t)
+	inner := future.New[int](l)
+	var waitErr error
+	tk := task.Spawn(l, func(y task.Yield) (int, error) {
+		_, waitErr = task.WaitFor[int](y, inner, time.Hour)
+		return 0, waitErr
+	})
+	cancelSoon(l, tk)
+	runUntilDone(t, l, tk)
+	if !errors.Is(waitErr, future.ErrCancelled) || errors.Is(waitErr, task.ErrTimeout) {
+		t.Fatalf("WaitFor of a cancelled task returned %v; want its cancellation, not a timeout", waitErr)
+	}
+	if !inner.Cancelled() || !tk.Cancelled() {
+		t.Fatalf("what it waited for: cancelled %v; the task: cancelled %v; want both", inner.Cancelled(), tk.Cancelled())
 	}
 }

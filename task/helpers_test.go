@@ -8,14 +8,33 @@ import (
 	"loopkit/task"
 )
 
+// newLoop gives a test a loop, closed when the test ends, on which a
+// panicking callback fails the test: the loop survives a panic and its
+// default handler only prints it, so a task's step that panicked where it
+// should not would pass unseen. A test that expects a panic sets a
+// handler of its own.
 func newLoop(t testing.TB) *loop.Loop {
 	t.Helper()
 	l, err := loop.New(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	l.SetPanicHandler(func(p loop.PanicInfo) { t.Errorf("a callback panicked: %v", p) })
 	t.Cleanup(func() { l.Close() })
 	return l
+}
+
+// cancelSoon cancels tk once it has run to its first Await: tk was
+// spawned before it, so its first step runs first, and one Pause later
+// it waits in that Await.
+func cancelSoon[T any](l *loop.Loop, tk *task.Task[T]) {
+	task.Spawn(l, func(y task.Yield) (struct{}, error) {
+		if err := task.Pause(y); err != nil {
+			return struct{}{}, err
+		}
+		tk.Cancel()
+		return struct{}{}, nil
+	})
 }
 
 // run runs body as a task to completion, failing the test on a hang.
