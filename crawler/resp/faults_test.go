@@ -52,13 +52,14 @@ func TestRedisDownAtConnect(t *testing.T) {
 }
 
 // The waits between failed attempts double, from MinBackoff to
-// MaxBackoff, each cut by a random factor from 0.5 to 1.
+// MaxBackoff, each cut by a random factor from 0.5 to 1. The cap is not
+// a power of two times the start, so a doubling that passed it shows.
 func TestBackoffDoublesUpToItsCap(t *testing.T) {
 	srv := redistest.Start(t, redistest.Options{})
 	srv.Stop()
 	l := newLoop(t)
 	var waits []time.Duration
-	const lo, hi = 8 * time.Millisecond, 64 * time.Millisecond
+	const lo, hi = 8 * time.Millisecond, 50 * time.Millisecond
 	newClient(t, l, srv.URL(), resp.Options{
 		MinBackoff: lo, MaxBackoff: hi,
 		OnConnEvent: func(ev resp.ConnEvent) { waits = append(waits, ev.RetryIn) },
@@ -69,6 +70,39 @@ func TestBackoffDoublesUpToItsCap(t *testing.T) {
 		if w < full/2 || w > full {
 			t.Errorf("wait %d is %v; want from %v to %v", i+1, w, full/2, full)
 		}
+	}
+}
+
+// A connection that comes up starts the backoff afresh: the attempt
+// that fails after it is lost waits MinBackoff at most, not what the
+// failures before it had built up.
+func TestBackoffStartsAfreshAfterAConnection(t *testing.T) {
+	srv := redistest.Start(t, redistest.Options{})
+	srv.Stop()
+	l := newLoop(t)
+	var events []resp.ConnEvent
+	const lo = 4 * time.Millisecond
+	c := newClient(t, l, srv.URL(), resp.Options{
+		MinBackoff: lo, MaxBackoff: time.Second,
+		OnConnEvent: func(ev resp.ConnEvent) { events = append(events, ev) },
+	})
+	runUntil(t, l, "6 failed attempts", func() bool { return len(events) >= 6 })
+	if last := events[len(events)-1]; last.RetryIn < 16*lo {
+		t.Fatalf("after %d failures the wait is %v; the backoff did not grow", len(events), last.RetryIn)
+	}
+	srv.Restart()
+	runUntil(t, l, "connected", c.Connected)
+	up := len(events)
+	srv.Kill()
+	runUntil(t, l, "a failed attempt after the loss", func() bool {
+		return len(events) > up+1 && events[len(events)-1].RetryIn > 0
+	})
+	lost, failed := events[up], events[len(events)-1]
+	if lost.Up || lost.RetryIn != 0 {
+		t.Fatalf("the loss: %+v; want a connection lost and tried again at once", lost)
+	}
+	if failed.RetryIn > lo {
+		t.Fatalf("the first failed attempt after a connection waits %v; want at most MinBackoff, %v", failed.RetryIn, lo)
 	}
 }
 
@@ -134,6 +168,30 @@ func TestIdempotentCommandIsSentAgain(t *testing.T) {
 	}
 	if gets, incrs := p.Count("$3\r\nGET\r\n"), p.Count("$4\r\nINCR\r\n"); gets != 2 || incrs != 1 {
 		t.Fatalf("sent GET %d times and INCR %d times; want 2 and 1", gets, incrs)
+	}
+}
+
+// An idempotent command is sent again once, not after every lost
+// connection: when the connection it went out on again is lost too before
+// its reply, it fails with ErrConnectionLost, and the server saw it twice.
+// (BLPOP on a list nobody fills: a reply that never comes.)
+func TestIdempotentCommandIsSentAgainOnlyOnce(t *testing.T) {
+	srv := redistest.Start(t, redistest.Options{})
+	p := newProxy(t, srv.Addr())
+	l := newLoop(t)
+	c := newClient(t, l, p.URL(), resp.Options{})
+	if _, err := do(t, l, c, "PING"); err != nil {
+		t.Fatal(err)
+	}
+	const blpop = "$5\r\nBLPOP\r\n"
+	f := c.SendIdempotent("BLPOP", "never", 0)
+	runUntil(t, l, "BLPOP sent", func() bool { return p.Count(blpop) == 1 })
+	p.Cut()
+	runUntil(t, l, "BLPOP sent again", func() bool { return p.Count(blpop) == 2 })
+	p.Cut()
+	runUntil(t, l, "BLPOP failed, or sent a third time", func() bool { return f.Done() || p.Count(blpop) > 2 })
+	if _, err := f.Result(); !errors.Is(err, resp.ErrConnectionLost) || p.Count(blpop) != 2 {
+		t.Fatalf("after two losses: %v, sent %d times; want ErrConnectionLost, sent twice", err, p.Count(blpop))
 	}
 }
 
