@@ -1751,7 +1751,7 @@ var mutants = []mutant{
 		id:    "resp/lowercase-commands-not-refused",
 		file:  "crawler/resp/client.go",
 		old:   "\t\tif strings.EqualFold(s, r.name) {",
-		new:   "\t\tif s == r.name {",
+		new:   "\t\tif s == strings.ToUpper(r.name) {",
 		why:   "subscribe in lower case is not refused",
 	},
 	{
