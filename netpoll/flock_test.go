@@ -2,9 +2,12 @@ package netpoll_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"golang.org/x/sys/unix"
 
 	"loopkit/netpoll"
 )
@@ -45,5 +48,22 @@ func TestIsNoSpace(t *testing.T) {
 	_, err = f.Write([]byte("x"))
 	if !netpoll.IsNoSpace(err) {
 		t.Fatalf("writing to /dev/full: %v, not recognised as a full disk", err)
+	}
+}
+
+// Every way of running out of room is "no space": the disk (ENOSPC), the
+// user's quota (EDQUOT), the process's file size limit (EFBIG), however
+// wrapped; other write errors are not. (A quota or a size limit cannot be
+// reached on demand in a test without side effects on the whole process,
+// so the errnos are handed in.)
+func TestIsNoSpaceKnowsQuotaAndSizeLimit(t *testing.T) {
+	for _, c := range []struct {
+		errno unix.Errno
+		want  bool
+	}{{unix.ENOSPC, true}, {unix.EDQUOT, true}, {unix.EFBIG, true}, {unix.EIO, false}, {unix.EBADF, false}} {
+		err := fmt.Errorf("journal: %w", &os.PathError{Op: "write", Path: "state/journal", Err: c.errno})
+		if got := netpoll.IsNoSpace(err); got != c.want {
+			t.Errorf("IsNoSpace(%v) = %v, want %v", err, got, c.want)
+		}
 	}
 }

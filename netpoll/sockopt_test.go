@@ -166,3 +166,44 @@ func TestListenerRebindsAPortItsOldConnectionsHold(t *testing.T) {
 		t.Fatalf("a second listener on %v while the first listens", addr)
 	}
 }
+
+// readReady reads fd once it is readable, as a poller of its own sees it:
+// a test waits for the bytes to arrive, not for a time that is usually
+// enough.
+func readReady(t *testing.T, fd int, buf []byte) (int, error) {
+	t.Helper()
+	p, err := netpoll.Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if err := p.Register(fd, 1, netpoll.Readable); err != nil {
+		t.Fatal(err)
+	}
+	defer p.Deregister(fd)
+	if evs, err := p.Wait(10 * time.Second); err != nil || len(evs) == 0 {
+		t.Fatalf("hung: fd %d not readable after 10 s (%v)", fd, err)
+	}
+	return netpoll.Read(fd, buf)
+}
+
+// ShutdownWrite closes the sending half only (half-close, as an HTTP/1.0
+// client does after its request): the peer reads EOF, and its answer
+// still reaches the socket that shut its writing side.
+func TestShutdownWriteLeavesTheReadingSideOpen(t *testing.T) {
+	client, server := connectedPair(t)
+	defer netpoll.Close(server)
+	if err := netpoll.ShutdownWrite(client); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 64)
+	if n, err := readReady(t, server, buf); n != 0 || err != nil {
+		t.Fatalf("the peer read %q, %v; want EOF", buf[:n], err)
+	}
+	if _, err := netpoll.Write(server, []byte("answer")); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := readReady(t, client, buf); err != nil || string(buf[:n]) != "answer" {
+		t.Fatalf("after ShutdownWrite the client read %q, %v; want the peer's answer", buf[:n], err)
+	}
+}
