@@ -145,7 +145,9 @@ func TestGroupOfNoLoopsIsAnError(t *testing.T) {
 // before Run), for when the wake-up CallSoonThreadsafe needs is what
 // broke. A stopped loop leaves the others running, so each stops itself.
 func groupGuard(t *testing.T, g *loop.Group) (disarm func()) {
+	loop.SkipAfterAHang(t)
 	timer := time.AfterFunc(10*time.Second, func() {
+		loop.AGuardFired.Store(true)
 		t.Error("the group hung for 10 s")
 		for i := range g.Len() {
 			g.Loop(i).CallSoonThreadsafe(g.Loop(i).Stop)
@@ -155,6 +157,7 @@ func groupGuard(t *testing.T, g *loop.Group) (disarm func()) {
 	for i := range g.Len() {
 		l := g.Loop(i)
 		loopTimers = append(loopTimers, l.CallLater(11*time.Second, func() {
+			loop.AGuardFired.Store(true)
 			t.Errorf("loop %d hung for 11 s, and was not woken by CallSoonThreadsafe", i)
 			l.Stop()
 		}))

@@ -80,15 +80,19 @@ func run(t *testing.T, l *loop.Loop) {
 // is the wake-up that the first needs to stop it. It must be called on the
 // loop's goroutine, before the run; call the result when the run is over.
 // A guard that fired ends the test there: a test that runs the loop again
-// and again would otherwise wait out the guard each time.
+// and again would otherwise wait out the guard each time; and every later
+// guard of the package skips its test (loop.SkipAfterAHang).
 func guard(t *testing.T, l *loop.Loop, what string) (disarm func()) {
+	loop.SkipAfterAHang(t)
 	var fired atomic.Bool
 	g := time.AfterFunc(10*time.Second, func() {
+		loop.AGuardFired.Store(true)
 		fired.Store(true)
 		t.Error("hung after 10 s: " + what)
 		l.CallSoonThreadsafe(l.Stop)
 	})
 	lt := l.CallLater(11*time.Second, func() {
+		loop.AGuardFired.Store(true)
 		fired.Store(true)
 		t.Error("hung after 11 s, and not woken by CallSoonThreadsafe: " + what)
 		l.Stop()

@@ -79,3 +79,41 @@ func TestRecvCancelledAndStartedAgainInOneTurn(t *testing.T) {
 		}
 	})
 }
+
+// A SockSendAll cancelled while it waits for room stops writing: as the
+// peer drains the socket, the rest of the data stays unsent, and the
+// future stays cancelled (completing it again would panic on the loop).
+func TestACancelledSendStopsWriting(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		client, server := socketPair(t, l)
+		data := make([]byte, 32<<20) // more than any socket buffer takes
+		f := l.SockSendAll(client, data)
+		if f.Done() {
+			t.Fatalf("32 MiB were sent at once (%v): nothing was left to cancel", f.Err())
+		}
+		f.Cancel()
+		received := 0
+		buf := make([]byte, 256<<10)
+		if err := l.AddReader(server, func() {
+			for {
+				n, err := netpoll.Read(server, buf)
+				if err != nil || n == 0 {
+					return
+				}
+				received += n
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+		// Draining takes a few turns; a send that went on would finish
+		// within these, and the peer would have all of it.
+		runTurns(t, l, 2000, func() bool { return received == len(data) })
+		l.RemoveReader(server)
+		if received == len(data) || received == 0 {
+			t.Fatalf("the peer received %d of %d bytes; want what was sent before the cancel, some and not all", received, len(data))
+		}
+		if !f.Cancelled() {
+			t.Fatalf("the send: %v, want cancelled", f.Err())
+		}
+	})
+}
