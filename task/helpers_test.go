@@ -1,6 +1,7 @@
 package task_test
 
 import (
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -70,14 +71,24 @@ func runLoop(t *testing.T, l *loop.Loop) {
 // are what broke, and a timer of the loop's, which works when what broke
 // is the wake-up that the first needs. Call it on the loop's goroutine
 // before the run, and the result when the run is over.
+// Once a guard has fired, later guards skip their tests: whatever broke
+// would make each wait out a guard of its own, one after another, until
+// go test's timeout killed them all without a name.
 func guard(t *testing.T, l *loop.Loop) (disarm func()) {
+	if aGuardFired.Load() {
+		t.Skip("not run: an earlier test hung (see its failure), and this one would wait out a guard of its own")
+	}
 	g := time.AfterFunc(10*time.Second, func() {
+		aGuardFired.Store(true)
 		t.Error("hung: the run was not over after 10 s")
 		l.CallSoonThreadsafe(l.Stop)
 	})
 	lt := l.CallLater(11*time.Second, func() {
+		aGuardFired.Store(true)
 		t.Error("hung: the run was not over after 11 s, and CallSoonThreadsafe did not wake the loop")
 		l.Stop()
 	})
 	return func() { g.Stop(); lt.Cancel() }
 }
+
+var aGuardFired atomic.Bool
