@@ -410,18 +410,21 @@ func TestSimulatedCrawlIsPoliteAndNeverIdle(t *testing.T) {
 }
 
 // A spacing raised after a request was sent (a Crawl-delay read from the
-// robots.txt just fetched) counts from that request.
+// robots.txt just fetched) counts from that request — also from one sent
+// at loop time 0, the first moment of a crawl.
 func TestSetDelayCountsFromTheLastSend(t *testing.T) {
-	f := frontier.New(frontier.Options{})
-	h := f.Host("http://a", "a")
-	push(f, h, 0, "robots", "a1")
-	j := next(t, f, 0)
-	f.Sent(j, 10*ms)
-	f.Finish(j, 50*ms)
-	f.SetDelay(h, 500*ms)
-	wake(t, f, 510*ms)
-	if f.Gap(h) != 500*ms {
-		t.Fatalf("gap %v, want 500ms", f.Gap(h))
+	for _, sent := range []time.Duration{0, 10 * ms} {
+		f := frontier.New(frontier.Options{})
+		h := f.Host("http://a", "a")
+		push(f, h, 0, "robots", "a1")
+		j := next(t, f, 0)
+		f.Sent(j, sent)
+		f.Finish(j, 50*ms)
+		f.SetDelay(h, 500*ms)
+		wake(t, f, sent+500*ms)
+		if f.Gap(h) != 500*ms {
+			t.Fatalf("gap %v, want 500ms", f.Gap(h))
+		}
 	}
 }
 

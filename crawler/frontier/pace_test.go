@@ -102,3 +102,30 @@ func TestPaceKeepsTheDelayFloor(t *testing.T) {
 		t.Fatalf("probing took the gap to %v, under the delay", p.gap())
 	}
 }
+
+// Pushback after pushback doubles the spacing, up to maxPushbackGap and
+// no further: a server that keeps refusing is asked every thirty seconds,
+// not once a fortnight.
+func TestPushbackSpacingIsCapped(t *testing.T) {
+	p := newPace(1, 0)
+	for i := range 20 {
+		p.pushedBack(p.epoch, time.Duration(i)*time.Second)
+	}
+	if p.gap() != maxPushbackGap {
+		t.Fatalf("gap %v after 20 pushbacks, want the cap, %v", p.gap(), maxPushbackGap)
+	}
+}
+
+// Successes after a pushback probe the spacing down, but never below
+// minPushbackGap: a server that pushed back once is never sent requests
+// in a burst again.
+func TestProbingStopsAtTheLeastSpacing(t *testing.T) {
+	p := newPace(4, 0)
+	p.pushedBack(p.epoch, 0)
+	for range 1000 {
+		p.succeeded()
+	}
+	if p.gap() != minPushbackGap {
+		t.Fatalf("gap %v after a pushback and 1000 successes, want %v", p.gap(), minPushbackGap)
+	}
+}
