@@ -110,18 +110,20 @@ func TestDoFromATask(t *testing.T) {
 }
 
 // The password and the database come from the URL, for the default user
-// and for an ACL user; commands given while the client logs in wait for
-// it, and run in the right database.
+// and for an ACL user, and for database 1 (the first that is not the
+// default) as for any other; commands given while the client logs in wait
+// for it, and run in the right database.
 func TestLoginFromTheURL(t *testing.T) {
-	for _, opts := range []redistest.Options{{Password: "s3cret"}, {User: "crawler", UserPassword: "p4ss"}} {
+	for i, opts := range []redistest.Options{{Password: "s3cret"}, {User: "crawler", UserPassword: "p4ss"}} {
+		db := strconv.Itoa([]int{1, 3}[i])
 		srv := redistest.Start(t, opts)
 		l := newLoop(t)
-		c := newClient(t, l, srv.URLForDB(3), resp.Options{})
-		if v, err := do(t, l, c, "SET", "where", "db3"); err != nil || v.Str != "OK" {
+		c := newClient(t, l, srv.URLForDB([]int{1, 3}[i]), resp.Options{})
+		if v, err := do(t, l, c, "SET", "where", "db"+db); err != nil || v.Str != "OK" {
 			t.Fatalf("%+v: SET: %v, %v", opts, v, err)
 		}
-		if got := cli(t, srv, "-n", "3", "GET", "where"); got != "db3" {
-			t.Fatalf("%+v: database 3 holds %q", opts, got)
+		if got := cli(t, srv, "-n", db, "GET", "where"); got != "db"+db {
+			t.Fatalf("%+v: database %s holds %q", opts, db, got)
 		}
 		if got := cli(t, srv, "-n", "0", "EXISTS", "where"); got != "0" {
 			t.Fatalf("%+v: the key went to database 0 too", opts)
@@ -223,6 +225,9 @@ func TestReplyHelpers(t *testing.T) {
 	}
 	if _, err := resp.String(do(t, l, c, "GET", "missing")); !errors.Is(err, resp.ErrNil) {
 		t.Errorf("String of a missing key: %v, want ErrNil", err)
+	}
+	if n, err := resp.Int(do(t, l, c, "GET", "missing")); !errors.Is(err, resp.ErrNil) {
+		t.Errorf("Int of a missing key: %d, %v; want ErrNil, not a zero", n, err)
 	}
 	if _, err := resp.Int(do(t, l, c, "LRANGE", "l", 0, -1)); !errors.Is(err, resp.ErrWrongKind) {
 		t.Errorf("Int of an array: %v, want ErrWrongKind", err)

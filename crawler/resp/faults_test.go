@@ -210,6 +210,28 @@ func TestIdempotentCommandWithNowhereToGoAgain(t *testing.T) {
 	}
 }
 
+// A connection that ends in the middle of a reply is a reply cut short
+// (ErrTruncated), not a server that closed between replies: the command
+// may have run, and its answer was lost half-way. The proxy passes the
+// first line of GET's "$5\r\nhello\r\n", then the network fails.
+func TestConnectionCutInTheMiddleOfAReply(t *testing.T) {
+	srv := redistest.Start(t, redistest.Options{})
+	p := newProxy(t, srv.Addr())
+	l := newLoop(t)
+	c := newClient(t, l, p.URL(), resp.Options{})
+	if _, err := do(t, l, c, "SET", "k", "hello"); err != nil {
+		t.Fatal(err)
+	}
+	p.Hold()
+	get := c.Send("GET", "k")
+	p.Release()
+	runUntil(t, l, "the reply's first line passed on", func() bool { return p.Passed() == 1 })
+	p.Cut()
+	if _, err := await(t, l, get); !errors.Is(err, resp.ErrTruncated) || !errors.Is(err, resp.ErrConnectionLost) {
+		t.Fatalf("GET cut short: %v; want ErrTruncated and ErrConnectionLost", err)
+	}
+}
+
 // A reply over any of the limits closes the connection with ErrTooLarge:
 // the command that asked for it and those behind it fail, and the client
 // reconnects for the next ones.

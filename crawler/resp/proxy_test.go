@@ -26,6 +26,7 @@ type proxy struct {
 	// time, one line per token in release (see Hold).
 	held    atomic.Bool
 	release chan struct{}
+	passed  atomic.Int64  // held lines passed on
 	closed  chan struct{} // closed when the test ends: a held copy gives up
 }
 
@@ -109,6 +110,9 @@ func (p *proxy) Hold() { p.held.Store(true) }
 // Release lets one more held line through. It never blocks.
 func (p *proxy) Release() { p.release <- struct{}{} }
 
+// Passed is how many held lines have been written to the client.
+func (p *proxy) Passed() int { return int(p.passed.Load()) }
+
 // copyReplies copies what the server sends to the client, a line per
 // Release while the proxy is held, until either side closes.
 func (p *proxy) copyReplies(client, server net.Conn) {
@@ -138,6 +142,7 @@ func (p *proxy) copyReplies(client, server net.Conn) {
 			if _, err := client.Write(line); err != nil {
 				return
 			}
+			p.passed.Add(1)
 			line = line[:0]
 		}
 		if err != nil {
