@@ -2,6 +2,7 @@ package netpoll_test
 
 import (
 	"net/netip"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -156,5 +157,47 @@ func TestHangUpWithoutDataIsReportedAsReadable(t *testing.T) {
 		if err != nil || len(evs) != 1 || evs[0].Token != 7 || evs[0].Ready&netpoll.Readable == 0 {
 			t.Fatalf("an unconnected socket: %+v %v, want token 7 Readable", evs, err)
 		}
+	})
+}
+
+// Deregistering one fd leaves the others as they were, whichever slot
+// each is kept in (poll(2) moves its last entry into the freed one): the
+// moved fd can still be modified and deregistered, under its own token.
+func TestDeregisterLeavesTheOthersReachable(t *testing.T) {
+	eachPoller(t, func(t *testing.T, p netpoll.Poller) {
+		fds := readyFDs(t, 3)
+		for i, fd := range fds {
+			if err := p.Register(fd, netpoll.Token(i+1), netpoll.Readable); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := p.Deregister(fds[0]); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Modify(fds[2], 33, netpoll.Readable); err != nil {
+			t.Fatal(err)
+		}
+		tokens := func() []netpoll.Token {
+			evs, err := p.Wait(5 * time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var toks []netpoll.Token
+			for _, ev := range evs {
+				toks = append(toks, ev.Token)
+			}
+			slices.Sort(toks)
+			return toks
+		}
+		if got := tokens(); !slices.Equal(got, []netpoll.Token{2, 33}) {
+			t.Fatalf("after deregistering the first and modifying the third: tokens %v, want [2 33]", got)
+		}
+		if err := p.Deregister(fds[2]); err != nil {
+			t.Fatal(err)
+		}
+		if got := tokens(); !slices.Equal(got, []netpoll.Token{2}) {
+			t.Fatalf("after deregistering the third too: tokens %v, want [2]", got)
+		}
+		p.Deregister(fds[1])
 	})
 }

@@ -207,3 +207,41 @@ func TestShutdownWriteLeavesTheReadingSideOpen(t *testing.T) {
 		t.Fatalf("after ShutdownWrite the client read %q, %v; want the peer's answer", buf[:n], err)
 	}
 }
+
+// A non-blocking connect to a port nobody listens on: Connect says it is
+// in progress (or refused at once, as loopback may), and once the socket
+// is writable ConnectResult reads the refusal from SO_ERROR — the socket
+// being writable says only that the attempt is over.
+func TestConnectResultReadsTheRefusal(t *testing.T) {
+	lfd, addr, err := netpoll.Listen(netip.MustParseAddrPort("127.0.0.1:0"), 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	netpoll.Close(lfd) // nothing listens on addr now
+	fd, err := netpoll.Socket(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer netpoll.Close(fd)
+	switch err := netpoll.Connect(fd, addr); {
+	case netpoll.IsRefused(err):
+		t.Skip("refused at once: this kernel did not make the connect wait")
+	case err != netpoll.ErrInProgress:
+		t.Fatalf("connect to a closed port: %v", err)
+	}
+	p, err := netpoll.Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if err := p.Register(fd, 1, netpoll.Writable); err != nil {
+		t.Fatal(err)
+	}
+	defer p.Deregister(fd)
+	if evs, err := p.Wait(10 * time.Second); err != nil || len(evs) == 0 {
+		t.Fatalf("hung: the connect was not over after 10 s (%v)", err)
+	}
+	if err := netpoll.ConnectResult(fd); !netpoll.IsRefused(err) || netpoll.ErrName(err) != "ECONNREFUSED" {
+		t.Fatalf("ConnectResult after a refused connect: %v, want ECONNREFUSED", err)
+	}
+}
