@@ -1888,7 +1888,7 @@ var mutants = []mutant{
 		id:    "netpoll/accepted-peer-unknown",
 		file:  "netpoll/sock.go",
 		old:   "\t\t\treturn nfd, addrPort(sa), nil",
-		new:   "\t\t\treturn nfd, netip.AddrPort{}, nil",
+		new:   "\t\t\t_ = sa\n\t\t\treturn nfd, netip.AddrPort{}, nil",
 		why:   "Accept does not say who connected",
 	},
 	{
@@ -1975,8 +1975,8 @@ var mutants = []mutant{
 		round: 9,
 		id:    "loop/accepted-peer-unknown",
 		file:  "loop/sock.go",
-		old:   "f.SetResult(Accepted{FD: nfd, Peer: peer})",
-		new:   "f.SetResult(Accepted{FD: nfd})",
+		old:   "\t\t\tf.SetResult(Accepted{FD: nfd, Peer: peer})",
+		new:   "\t\t\t_ = peer\n\t\t\tf.SetResult(Accepted{FD: nfd})",
 		why:   "SockAccept does not say who connected",
 	},
 	{
