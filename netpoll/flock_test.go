@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -29,8 +30,18 @@ func TestLockFileIsExclusive(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer second.Close()
-	if err := netpoll.LockFile(second); !errors.Is(err, netpoll.ErrLocked) {
-		t.Fatalf("second lock: %v, want ErrLocked", err)
+	// On a goroutine of its own, bounded: a LockFile that waited for the
+	// holder would otherwise hang the test until go test's timeout.
+	locked := make(chan error, 1)
+	go func() { locked <- netpoll.LockFile(second) }()
+	select {
+	case err := <-locked:
+		if !errors.Is(err, netpoll.ErrLocked) {
+			t.Fatalf("second lock: %v, want ErrLocked", err)
+		}
+	case <-time.After(10 * time.Second):
+		first.Close() // lets the waiting LockFile go
+		t.Fatal("the second LockFile waited 10 s for the holder instead of failing at once")
 	}
 	first.Close()
 	if err := netpoll.LockFile(second); err != nil {

@@ -3,6 +3,7 @@ package netpoll
 import (
 	"errors"
 	"net/netip"
+	"os"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -66,4 +67,56 @@ func TestAcceptGoesPastAnAbortedConnection(t *testing.T) {
 	if _, _, err := acceptRetrying(accept); !errors.Is(err, unix.EMFILE) || ErrName(err) != "EMFILE" || *calls != 1 {
 		t.Fatalf("out of fds: %v after %d calls, want EMFILE after 1", err, *calls)
 	}
+}
+
+// A read or a write interrupted by a signal (EINTR) is made again, not
+// failed; a socket with nothing to read is ErrWouldBlock; any other error
+// names its call.
+func TestTransferIsMadeAgainAfterASignal(t *testing.T) {
+	calls := 0
+	n, err := transfer("read", func() (int, error) {
+		if calls++; calls < 3 {
+			return -1, unix.EINTR
+		}
+		return 5, nil
+	})
+	if n != 5 || err != nil || calls != 3 {
+		t.Fatalf("after two signals: %d, %v, in %d calls; want 5, nil, in 3", n, err, calls)
+	}
+	if _, err := transfer("read", func() (int, error) { return -1, unix.EAGAIN }); err != ErrWouldBlock {
+		t.Fatalf("nothing to read: %v, want ErrWouldBlock", err)
+	}
+	var serr *os.SyscallError
+	if _, err := transfer("write", func() (int, error) { return -1, unix.ECONNRESET }); !errors.As(err, &serr) || serr.Syscall != "write" || !IsReset(err) {
+		t.Fatalf("a reset: %v, want a write error that is a reset", err)
+	}
+}
+
+// Close releases every descriptor a poller made: its own (epoll's) and
+// its wake-up's (an eventfd, or a pipe's two ends).
+func TestCloseReleasesEveryDescriptor(t *testing.T) {
+	for _, b := range backends {
+		before := openFDs(t)
+		p, err := b.open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Wake(); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if after := openFDs(t); after != before {
+			t.Errorf("%s: %d descriptors open before Open, %d after Close", b.name, before, after)
+		}
+	}
+}
+
+func openFDs(t *testing.T) int {
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skip("no /proc/self/fd here")
+	}
+	return len(entries)
 }
