@@ -1,6 +1,7 @@
 package loop_test
 
 import (
+	"errors"
 	"testing"
 
 	"loopkit/future"
@@ -114,6 +115,78 @@ func TestACancelledSendStopsWriting(t *testing.T) {
 		}
 		if !f.Cancelled() {
 			t.Fatalf("the send: %v, want cancelled", f.Err())
+		}
+	})
+}
+
+// A turn's record counts its reader and writer callbacks as IO apart from
+// the callbacks of the ready queue: a reader that schedules two callbacks
+// is one IO callback of the three the turn ran.
+func TestTraceCountsReadersApartFromTheReadyQueue(t *testing.T) {
+	for _, name := range netpoll.Available() {
+		t.Run(name, func(t *testing.T) {
+			l, turns := tracedLoop(t, name)
+			defer l.Close()
+			loop.FailOnPanic(t, l)
+			client, server := socketPair(t, l)
+			mustSend(t, l, server, "x")
+			waitReadable(t, client)
+			if err := l.AddReader(client, func() {
+				netpoll.Read(client, make([]byte, 8))
+				l.RemoveReader(client)
+				l.CallSoon(func() {})
+				l.CallSoon(l.Stop)
+			}); err != nil {
+				t.Fatal(err)
+			}
+			run(t, l)
+			for _, it := range *turns {
+				if len(it.Ready) == 1 && it.Ready[0].FD == client {
+					if it.IO != 1 || it.Callbacks != 3 {
+						t.Fatalf("the reader's turn: %d IO of %d callbacks; want 1 of 3", it.IO, it.Callbacks)
+					}
+					return
+				}
+			}
+			t.Fatal("no turn of the trace has the client readable")
+		})
+	}
+}
+
+// A connect that is refused after it went in progress closes its socket
+// at once: the descriptor is free again when the future fails, not when
+// the loop closes.
+func TestARefusedConnectClosesItsSocket(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		lfd, addr, err := l.Listen(loopback)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.SockClose(lfd) // nothing listens on addr now
+		before := openFDs(t)
+		if _, err := runFor(t, l, l.SockConnect(addr)); !netpoll.IsRefused(err) {
+			t.Fatalf("connect to a closed port: %v", err)
+		}
+		if after := openFDs(t); after != before {
+			t.Fatalf("%d descriptors open before the connect, %d after it was refused", before, after)
+		}
+	})
+}
+
+// Close runs its hooks while the loop's sockets still work: a hook (a
+// task's deferred clean-up, say) closes a socket of the loop itself, and
+// the operation pending on it fails as SockClose fails it.
+func TestCloseRunsItsHooksBeforeItReleasesTheSockets(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		client, _ := socketPair(t, l)
+		recv := l.SockRecv(client, make([]byte, 8))
+		var hookErr error
+		l.OnClose(func() { hookErr = l.SockClose(client) })
+		if err := l.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if hookErr != nil || !errors.Is(recv.Err(), loop.ErrSocketClosed) {
+			t.Fatalf("the hook's SockClose: %v; the recv: %v; want nil and ErrSocketClosed", hookErr, recv.Err())
 		}
 	})
 }

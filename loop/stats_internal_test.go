@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"loopkit/netpoll"
 )
 
 // Every duration falls in a bucket whose top is at least the duration and
@@ -80,5 +82,41 @@ func TestStatsWithAClockTheTestMoves(t *testing.T) {
 	var empty Histogram
 	if empty.Percentile(0.99) != 0 {
 		t.Fatal("an empty histogram has a p99")
+	}
+}
+
+// idlePoller stands in for a poller whose Wait sleeps d by the test's
+// clock and returns nothing: the loop's time asleep is then exact.
+type idlePoller struct {
+	netpoll.Poller
+	clock *time.Duration
+	d     time.Duration
+}
+
+func (p *idlePoller) Wait(time.Duration) ([]netpoll.Event, error) {
+	*p.clock += p.d
+	return p.Poller.Wait(0)
+}
+
+// Asleep is the time spent inside the poller's Wait, summed over the
+// waits: three waits of 7 ms by the test's clock are 21 ms asleep.
+func TestStatsCountTheTimeAsleep(t *testing.T) {
+	l, err := New(&Options{Stats: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var clock time.Duration
+	l.obs.now = func() time.Duration { return clock }
+	observed := l.poller.(*observedPoller)
+	observed.Poller = &idlePoller{Poller: observed.Poller, clock: &clock, d: 7 * time.Millisecond}
+	l.CallLater(time.Hour, func() {}) // so each turn waits, for a timer far away
+	for range 3 {
+		if err := l.runOnce(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s := l.Stats(); s.Waits != 3 || s.Asleep != 21*time.Millisecond {
+		t.Fatalf("%d waits, %v asleep; want 3 and 21ms", s.Waits, s.Asleep)
 	}
 }
