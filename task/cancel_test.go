@@ -3,6 +3,7 @@ package task_test
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -225,5 +226,24 @@ func TestWaitForCancelledFromOutsideIsNoTimeout(t *testing.T) {
 	}
 	if !inner.Cancelled() || !tk.Cancelled() {
 		t.Fatalf("what it waited for: cancelled %v; the task: cancelled %v; want both", inner.Cancelled(), tk.Cancelled())
+	}
+}
+
+// An Await refused as a cycle returns on the next turn, as asyncio raises
+// it, not inside the step that refused it: a callback the body scheduled
+// just before the Await runs first.
+func TestAnAwaitCycleIsRefusedOnTheNextTurn(t *testing.T) {
+	l := newLoop(t)
+	var order []string
+	var self *task.Task[int]
+	self = task.Spawn(l, func(y task.Yield) (int, error) {
+		l.CallSoon(func() { order = append(order, "callback") })
+		_, err := task.Await[int](y, self)
+		order = append(order, "refused")
+		return 0, err
+	})
+	runUntilDone(t, l, self)
+	if !errors.Is(self.Err(), task.ErrAwaitCycle) || strings.Join(order, ",") != "callback,refused" {
+		t.Fatalf("ended with %v; order %v; want ErrAwaitCycle, and the callback before the refusal", self.Err(), order)
 	}
 }
