@@ -1,6 +1,7 @@
 package frontier_test
 
 import (
+	"math"
 	"slices"
 	"testing"
 	"time"
@@ -159,4 +160,130 @@ func TestARetryAfterStopIsCountedAsQueued(t *testing.T) {
 		t.Fatalf("queued %d, delayed %d, empty %v; want 2, 0 and true", f.Queued(), f.Delayed(), f.Empty())
 	}
 	none(t, f, 2*time.Minute)
+}
+
+// A retry waiting out its backoff is work left: the frontier is not
+// empty while one waits, even with nothing queued or running.
+func TestARetryWaitingIsNotEmpty(t *testing.T) {
+	f := frontier.New(frontier.Options{})
+	h := f.Host("http://a", "a")
+	push(f, h, 0, "a1")
+	j := next(t, f, 0)
+	f.Sent(j, 0)
+	f.Requeue(j, 0, time.Second)
+	if f.Empty() || f.Queued() != 0 || f.Running() != 0 || f.Delayed() != 1 {
+		t.Fatalf("empty %v, queued %d, running %d, delayed %d; want a retry waiting, and not empty",
+			f.Empty(), f.Queued(), f.Running(), f.Delayed())
+	}
+}
+
+// A 429 holds its server for its new spacing from the answer: nothing
+// else is sent to it before then, though another URL waits.
+func TestPushbackHoldsTheServer(t *testing.T) {
+	f := frontier.New(frontier.Options{PerHost: 2})
+	h := f.Host("http://a", "a")
+	push(f, h, 0, "a1", "a2")
+	j := next(t, f, 0)
+	f.Sent(j, 0)
+	if !f.PushedBack(j, 10*ms) {
+		t.Fatal("a first 429 did not slow the server down")
+	}
+	f.Finish(j, 10*ms)
+	gap := f.Gap(h)
+	none(t, f, 10*ms+gap-1)
+	wake(t, f, 10*ms+gap)
+}
+
+// A failure rate over 5 % slows the server down and holds it for its new
+// spacing, as a 429 does.
+func TestAFailureRateHoldsTheServer(t *testing.T) {
+	f := frontier.New(frontier.Options{})
+	h := f.Host("http://a", "a")
+	push(f, h, 0, "a1", "a2")
+	j := next(t, f, 0)
+	f.Sent(j, 0)
+	for range 28 {
+		f.Succeeded(j) // the server's last outcomes, as they came
+	}
+	if f.Failed(j, 5*ms) {
+		t.Fatal("one failure in twenty-nine slowed the server down")
+	}
+	if !f.Failed(j, 10*ms) {
+		t.Fatal("two failures in thirty did not slow the server down")
+	}
+	f.Finish(j, 10*ms)
+	gap := f.Gap(h)
+	none(t, f, 10*ms+gap-1)
+	wake(t, f, 10*ms+gap)
+}
+
+// Retiring a host hands back its pages, not its gate: a robots.txt that
+// waits out a backoff is the crawler's own business, not a page to record
+// as given up.
+func TestRetireHandsBackPagesNotTheGate(t *testing.T) {
+	f := frontier.New(frontier.Options{})
+	h := f.Host("http://a", "a")
+	f.Gate(h, frontier.Item{URL: "http://a/robots.txt"})
+	push(f, h, 0, "a1")
+	g := next(t, f, 0)
+	f.Requeue(g, 0, time.Minute) // the gate waits out a backoff
+	push(f, h, 0, "a2")
+	var handed []string
+	f.Retire(h, func(it frontier.Item) { handed = append(handed, it.URL) })
+	if !slices.Equal(handed, []string{"a1", "a2"}) {
+		t.Fatalf("retiring handed back %v, want a1 a2", handed)
+	}
+	if f.Delayed() != 0 || !f.Empty() {
+		t.Fatalf("delayed %d, empty %v after Retire; want nothing left", f.Delayed(), f.Empty())
+	}
+}
+
+// Retries of a host that come back together keep their order, ahead of
+// the URLs queued after them: the one requeued first goes first, also
+// after Stop has put them back.
+func TestRetriesComingBackTogetherKeepTheirOrder(t *testing.T) {
+	for _, stop := range []bool{false, true} {
+		f := frontier.New(frontier.Options{PerHost: 4})
+		h := f.Host("http://a", "a")
+		push(f, h, 0, "a1", "a2", "a3", "a4")
+		j1 := next(t, f, 0)
+		f.Sent(j1, 0)
+		f.Succeeded(j1) // two may be in flight from now on
+		j2 := next(t, f, 0)
+		f.Sent(j2, 0)
+		f.Requeue(j1, 0, 100*ms)
+		f.Requeue(j2, 0, 100*ms)
+		var got []string
+		take := func() {
+			j := next(t, f, 100*ms)
+			got = append(got, j.Item.URL)
+			f.Sent(j, 100*ms)
+			f.Finish(j, 100*ms)
+		}
+		if stop {
+			f.Stop(50 * ms)
+			// Nothing is handed out once stopped; what is left is in order
+			// when read back the only way there is: by Retire.
+			f.Retire(h, func(it frontier.Item) { got = append(got, it.URL) })
+		} else {
+			for range 4 {
+				take()
+			}
+		}
+		if want := []string{"a1", "a2", "a3", "a4"}; !slices.Equal(got, want) {
+			t.Fatalf("stopped %v: came out %v, want %v", stop, got, want)
+		}
+	}
+}
+
+// An item's queue time stops at its field's end, some 24 days of loop
+// time, instead of wrapping round to a negative time.
+func TestQueuedTimeSaturates(t *testing.T) {
+	f := frontier.New(frontier.Options{})
+	h := f.Host("http://a", "a")
+	late := 30 * 24 * time.Hour
+	push(f, h, late, "a1")
+	if j := next(t, f, late); j.Item.QueuedMS != math.MaxInt32 {
+		t.Fatalf("queued at %v: QueuedMS %d, want %d", late, j.Item.QueuedMS, int32(math.MaxInt32))
+	}
 }

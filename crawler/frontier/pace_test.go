@@ -129,3 +129,21 @@ func TestProbingStopsAtTheLeastSpacing(t *testing.T) {
 		t.Fatalf("gap %v after a pushback and 1000 successes, want %v", p.gap(), minPushbackGap)
 	}
 }
+
+// Once the failure rate has slowed a server down, the next window is
+// judged afresh: the failures that already counted do not count again,
+// and one more failure alone is bad luck.
+func TestFailuresAreJudgedOncePerWindow(t *testing.T) {
+	p := newPace(8, 0)
+	for range errorWindow - 2 {
+		p.succeeded()
+	}
+	p.failed(0)
+	if !p.failed(0) {
+		t.Fatal("two failures in thirty did not slow the host down")
+	}
+	gap := p.gap()
+	if p.failed(time.Second) || p.gap() != gap {
+		t.Fatalf("a third failure, the first of a new window, slowed the host again (gap %v, was %v)", p.gap(), gap)
+	}
+}
