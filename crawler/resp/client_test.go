@@ -1,10 +1,14 @@
 package resp_test
 
 import (
+	"crypto/sha1"
+	"encoding/binary"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"loopkit/crawler/resp"
 	"loopkit/future"
@@ -181,6 +185,10 @@ func TestCommandsThatWouldBreakTheConnectionAreRefused(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "refused") {
 			t.Errorf("%s: %v", name, err)
 		}
+		// A command's name may come as bytes, as any argument may.
+		if _, err := do(t, l, c, []byte(name), "x"); err == nil || !strings.Contains(err.Error(), "refused") {
+			t.Errorf("%s as []byte: %v", name, err)
+		}
 	}
 	// The server never saw them: its command statistics, which count
 	// even failed calls, have none of them.
@@ -192,6 +200,29 @@ func TestCommandsThatWouldBreakTheConnectionAreRefused(t *testing.T) {
 	}
 	if v, err := do(t, l, c, "PING"); err != nil || v.Str != "PONG" {
 		t.Fatalf("after the refusals: %v, %v", v, err)
+	}
+}
+
+// A command larger than the socket takes at once (a SET of 32 MiB) goes
+// out whole, in as many writes as it takes, the loop calling the writer
+// back whenever the socket has room again: the server holds every byte of
+// it (its SHA1, computed by the server, is the value's), and the
+// connection is still in step after it.
+func TestACommandLargerThanTheSocketGoesOutWhole(t *testing.T) {
+	_, l, c := withServer(t, redistest.Options{}, resp.Options{ReplyTimeout: 10 * time.Second})
+	big := make([]byte, 32<<20)
+	for i := 0; i+8 <= len(big); i += 8 {
+		binary.BigEndian.PutUint64(big[i:], uint64(i)) // every position says where it is
+	}
+	if v, err := do(t, l, c, "SET", "big", big); err != nil || v.Str != "OK" {
+		t.Fatalf("SET of 32 MiB: %v, %v", v, err)
+	}
+	sum, err := resp.String(do(t, l, c, "EVAL", "return redis.sha1hex(redis.call('GET', KEYS[1]))", 1, "big"))
+	if want := fmt.Sprintf("%x", sha1.Sum(big)); err != nil || sum != want {
+		t.Fatalf("the server's SHA1 of the value: %q, %v; want %s", sum, err, want)
+	}
+	if v, err := do(t, l, c, "PING"); err != nil || v.Str != "PONG" {
+		t.Fatalf("PING after it: %v, %v", v, err)
 	}
 }
 

@@ -2,6 +2,7 @@ package resp_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"runtime"
 	"strings"
@@ -48,6 +49,25 @@ func TestRedisDownAtConnect(t *testing.T) {
 	}
 	if last := events[len(events)-1]; !last.Up {
 		t.Fatalf("the last event is %+v, want the connection up", last)
+	}
+}
+
+// While the client waits before its next attempt, a command it refuses
+// says when that attempt is due: within the wait it chose (30 s to a
+// minute here), not "at once".
+func TestARefusedCommandSaysWhenTheNextAttemptIs(t *testing.T) {
+	srv := redistest.Start(t, redistest.Options{})
+	srv.Stop()
+	l := newLoop(t)
+	c := newClient(t, l, srv.URL(), resp.Options{MinBackoff: time.Minute, MaxBackoff: time.Minute})
+	if _, err := do(t, l, c, "PING"); !errors.Is(err, resp.ErrNotConnected) {
+		t.Fatalf("PING with Redis down: %v", err)
+	}
+	_, err := await(t, l, c.Send("PING"))
+	_, rest, _ := strings.Cut(fmt.Sprint(err), "next attempt in ")
+	in, _, _ := strings.Cut(rest, ";")
+	if d, perr := time.ParseDuration(in); perr != nil || d < 25*time.Second || d > time.Minute {
+		t.Fatalf("PING while waiting to retry: %v; want the next attempt 30 s to a minute away", err)
 	}
 }
 

@@ -14,13 +14,17 @@ import (
 	"loopkit/loop"
 )
 
-// newLoop gives a test a loop, closed when it ends.
+// newLoop gives a test a loop, closed when it ends, on which a panicking
+// callback fails the test: the loop survives a panic and its default
+// handler only prints it, so a reader callback that panicked half-way
+// through its replies would pass unseen.
 func newLoop(t testing.TB) *loop.Loop {
 	t.Helper()
 	l, err := loop.New(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	l.SetPanicHandler(func(p loop.PanicInfo) { t.Errorf("a callback panicked: %v", p) })
 	t.Cleanup(func() { l.Close() })
 	return l
 }
