@@ -37,18 +37,25 @@ func TestHistogramBucketsAreTightAndOrdered(t *testing.T) {
 	check(math.MaxUint64)
 }
 
-// With a clock the test moves, the numbers are exact: 98 callbacks of
-// 10 µs, one of 2 ms and one of 50 ms give p50 10 µs, p99 2 ms (within a
-// bucket), p100 and Longest 50 ms, Busy the sum.
-func TestStatsWithAClockTheTestMoves(t *testing.T) {
+// loopWithTestClock is a loop with Stats whose observer reads a clock
+// that only the test moves; the loop is closed when the test ends.
+func loopWithTestClock(t *testing.T) (*Loop, *time.Duration) {
 	l, err := New(&Options{Stats: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	var clock time.Duration
-	l.obs.now = func() time.Duration { return clock }
-	takes := func(d time.Duration) func() { return func() { clock += d } }
+	t.Cleanup(func() { l.Close() })
+	clock := new(time.Duration)
+	l.obs.now = func() time.Duration { return *clock }
+	return l, clock
+}
+
+// With a clock the test moves, the numbers are exact: 98 callbacks of
+// 10 µs, one of 2 ms and one of 50 ms give p50 10 µs, p99 2 ms (within a
+// bucket), p100 and Longest 50 ms, Busy the sum.
+func TestStatsWithAClockTheTestMoves(t *testing.T) {
+	l, clock := loopWithTestClock(t)
+	takes := func(d time.Duration) func() { return func() { *clock += d } }
 	for range 49 {
 		l.CallSoon(takes(10 * time.Microsecond))
 	}
@@ -101,15 +108,9 @@ func (p *idlePoller) Wait(time.Duration) ([]netpoll.Event, error) {
 // Asleep is the time spent inside the poller's Wait, summed over the
 // waits: three waits of 7 ms by the test's clock are 21 ms asleep.
 func TestStatsCountTheTimeAsleep(t *testing.T) {
-	l, err := New(&Options{Stats: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	var clock time.Duration
-	l.obs.now = func() time.Duration { return clock }
+	l, clock := loopWithTestClock(t)
 	observed := l.poller.(*observedPoller)
-	observed.Poller = &idlePoller{Poller: observed.Poller, clock: &clock, d: 7 * time.Millisecond}
+	observed.Poller = &idlePoller{Poller: observed.Poller, clock: clock, d: 7 * time.Millisecond}
 	l.CallLater(time.Hour, func() {}) // so each turn waits, for a timer far away
 	for range 3 {
 		if err := l.runOnce(); err != nil {

@@ -177,44 +177,41 @@ func TestARetryWaitingIsNotEmpty(t *testing.T) {
 	}
 }
 
-// A 429 holds its server for its new spacing from the answer: nothing
-// else is sent to it before then, though another URL waits.
-func TestPushbackHoldsTheServer(t *testing.T) {
-	f := frontier.New(frontier.Options{PerHost: 2})
-	h := f.Host("http://a", "a")
-	push(f, h, 0, "a1", "a2")
-	j := next(t, f, 0)
-	f.Sent(j, 0)
-	if !f.PushedBack(j, 10*ms) {
-		t.Fatal("a first 429 did not slow the server down")
+// A 429, or a failure rate over 5 %, slows the server down and holds it
+// for its new spacing from the answer: nothing else is sent to it before
+// then, though another URL waits.
+func TestSlowingDownHoldsTheServer(t *testing.T) {
+	for name, slowDown := range map[string]func(*testing.T, *frontier.Frontier, *frontier.Job){
+		"a 429": func(t *testing.T, f *frontier.Frontier, j *frontier.Job) {
+			if !f.PushedBack(j, 10*ms) {
+				t.Fatal("a first 429 did not slow the server down")
+			}
+		},
+		"a failure rate": func(t *testing.T, f *frontier.Frontier, j *frontier.Job) {
+			for range 28 {
+				f.Succeeded(j) // the server's last outcomes, as they came
+			}
+			if f.Failed(j, 5*ms) {
+				t.Fatal("one failure in twenty-nine slowed the server down")
+			}
+			if !f.Failed(j, 10*ms) {
+				t.Fatal("two failures in thirty did not slow the server down")
+			}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := frontier.New(frontier.Options{PerHost: 2})
+			h := f.Host("http://a", "a")
+			push(f, h, 0, "a1", "a2")
+			j := next(t, f, 0)
+			f.Sent(j, 0)
+			slowDown(t, f, j)
+			f.Finish(j, 10*ms)
+			gap := f.Gap(h)
+			none(t, f, 10*ms+gap-1)
+			wake(t, f, 10*ms+gap)
+		})
 	}
-	f.Finish(j, 10*ms)
-	gap := f.Gap(h)
-	none(t, f, 10*ms+gap-1)
-	wake(t, f, 10*ms+gap)
-}
-
-// A failure rate over 5 % slows the server down and holds it for its new
-// spacing, as a 429 does.
-func TestAFailureRateHoldsTheServer(t *testing.T) {
-	f := frontier.New(frontier.Options{})
-	h := f.Host("http://a", "a")
-	push(f, h, 0, "a1", "a2")
-	j := next(t, f, 0)
-	f.Sent(j, 0)
-	for range 28 {
-		f.Succeeded(j) // the server's last outcomes, as they came
-	}
-	if f.Failed(j, 5*ms) {
-		t.Fatal("one failure in twenty-nine slowed the server down")
-	}
-	if !f.Failed(j, 10*ms) {
-		t.Fatal("two failures in thirty did not slow the server down")
-	}
-	f.Finish(j, 10*ms)
-	gap := f.Gap(h)
-	none(t, f, 10*ms+gap-1)
-	wake(t, f, 10*ms+gap)
 }
 
 // Retiring a host hands back its pages, not its gate: a robots.txt that
