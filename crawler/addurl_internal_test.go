@@ -24,7 +24,7 @@ func TestUnicodeAndPunycodeAreOneHost(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.addURL(u, 0, 0)
+		c.addRoot(u)
 	}
 	if c.front.Hosts() != 1 || c.front.Queued() != 1 {
 		t.Fatalf("%d hosts, %d queued; want one of each", c.front.Hosts(), c.front.Queued())

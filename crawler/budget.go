@@ -1,8 +1,11 @@
 package crawler
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
+
+	"loopkit/crawler/frontier"
 )
 
 // budget is what every loop of one crawl takes from: worker slots
@@ -28,12 +31,9 @@ type budget struct {
 	slots    atomic.Int64 // worker slots free
 	pages    atomic.Int64 // pages started
 	maxPages int64        // 0: no limit
-	parse    *parsePool   // keeps the bytes awaiting parse; nil: none
-	roots    *rootWatch   // the roots' records (record.go)
+	parse    *parsePool   // keeps the bytes awaiting parse
 
-	queued    atomic.Int64 // URLs queued in memory, over every loop, as last told (QueueMemory)
-	listed    atomic.Int64 // records and disallowed URLs kept for the report
-	listLimit int64        // ReportURLs: past it, nothing is kept
+	queued atomic.Int64 // URLs queued in memory, over every loop, as last told (QueueMemory, spill.go)
 
 	waitingN atomic.Int32 // len(waiting), read without the lock on every release
 	mu       sync.Mutex
@@ -42,27 +42,37 @@ type budget struct {
 	stopOnce sync.Once
 }
 
-func newBudget(cfg Config) *budget {
-	b := &budget{maxPages: int64(cfg.MaxPages), listLimit: int64(cfg.ReportURLs)}
+func newBudget(cfg Config, parse *parsePool) *budget {
+	b := &budget{maxPages: int64(cfg.MaxPages), parse: parse}
 	b.slots.Store(int64(cfg.MaxTasks))
-	b.parse = newParsePool(cfg.ParseWorkers, cfg.MaxTasks, cfg.ParseInlineBelow, cfg.ParseBudget)
-	b.parse.onRoom = b.wake
-	b.parse.observe = cfg.OnParse
+	parse.onRoom = b.wake
 	return b
 }
 
-// take asks for a worker slot, and for a page if page is set. ok says
-// both were given. last says the page was the budget's last: the crawl
-// stops after it. A loop told no is woken (its dispatch called) when a
-// slot or parse room frees up.
-func (b *budget) take(c *Crawler, page bool) (ok, last bool) {
+// admit is the frontier's Admit: whether the budget lets j go now. A job
+// counts against MaxPages if it is a page's first attempt: not a retry,
+// and not robots.txt.
+func (c *Crawler) admit(j frontier.Job) bool {
+	ok := c.budget.takeSlot(c)
+	if ok && !j.Gate && j.Item.Tries == 0 {
+		var last bool
+		if ok, last = c.budget.takePage(c); last {
+			c.budget.stopAll(c) // the page budget is spent: nothing more starts, on any loop
+		}
+	}
+	c.held = c.held || !ok
+	return ok
+}
+
+// takeSlot asks for a worker slot. A loop told no is woken (its dispatch
+// called) when a slot or parse room frees up.
+func (b *budget) takeSlot(c *Crawler) bool {
 	if !b.tryTake() {
 		b.mu.Lock()
-		listed := c.awaitsBudget
-		if !listed { // once: a loop told no twice is woken once
+		listed := slices.Contains(b.waiting, c) // a handful of loops at most
+		if !listed {                            // once: a loop told no twice is woken once
 			b.waiting = append(b.waiting, c)
 			b.waitingN.Add(1)
-			c.awaitsBudget = true
 		}
 		// Look again after saying so: a slot freed between the first look
 		// and now was freed by someone who may not have seen us waiting.
@@ -70,14 +80,18 @@ func (b *budget) take(c *Crawler, page bool) (ok, last bool) {
 		if again && !listed {
 			b.waiting = b.waiting[:len(b.waiting)-1]
 			b.waitingN.Add(-1)
-			c.awaitsBudget = false
 		}
 		b.mu.Unlock()
-		if !again {
-			return false, false
-		}
+		return again
 	}
-	if !page || b.maxPages == 0 {
+	return true
+}
+
+// takePage asks for one of MaxPages, with a slot c has taken. ok says it
+// was given; if not, the slot goes back. last says it was the budget's
+// last page: the crawl stops after it.
+func (b *budget) takePage(c *Crawler) (ok, last bool) {
+	if b.maxPages == 0 {
 		return true, false
 	}
 	for {
@@ -125,9 +139,6 @@ func (b *budget) wake(from *Crawler) {
 	waiting := b.waiting
 	b.waiting = nil
 	b.waitingN.Store(0)
-	for _, c := range waiting {
-		c.awaitsBudget = false
-	}
 	b.mu.Unlock()
 	for _, c := range waiting {
 		if c == from {
@@ -151,25 +162,12 @@ func (b *budget) stopAll(from *Crawler) {
 	})
 }
 
-// list says whether one more record (or disallowed URL) may be kept for
-// the per-URL report: while the crawl, over every loop, has at most
-// ReportURLs of them.
-func (b *budget) list() bool {
-	if b.listed.Load() > b.listLimit {
-		return false
-	}
-	return b.listed.Add(1) <= b.listLimit
-}
-
-// listing says whether the report lists every URL: nothing was let go.
-func (b *budget) listing() bool { return b.listed.Load() <= b.listLimit }
-
 // queuedInMemory is how many URLs wait in memory over every loop: c's
 // count now, the others' as they last told it. QueueMemory is the
 // crawl's, like the other limits: a crawl of one host may use all of it.
 func (b *budget) queuedInMemory(c *Crawler) int64 {
 	now := int64(c.front.Queued())
-	total := b.queued.Add(now - c.toldQueued)
-	c.toldQueued = now
+	total := b.queued.Add(now - c.overflow.told)
+	c.overflow.told = now
 	return total
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
@@ -15,7 +14,8 @@ import (
 )
 
 // Config is a crawl. Zero fields take the defaults in brackets, which are
-// the chapter's where it had one.
+// the chapter's where it had one. The chapter's fields come first; then,
+// in headed blocks, what this crawler adds.
 type Config struct {
 	Roots       []string       // where to start; a root without a scheme gets http://
 	MaxTasks    int            // worker tasks [100]
@@ -23,44 +23,51 @@ type Config struct {
 	MaxTries    int            // attempts per URL, the first included [4]
 	Exclude     *regexp.Regexp // URLs matching it are not crawled
 	Lenient     bool           // match hosts by registrable domain, not exactly
-	MaxPages    int            // stop fetching after this many pages [no limit]
-	MaxDepth    int            // links followed from a root [no limit]
-	PerHost     int            // requests in flight per host, http and https together, at most [8]
-	Delay       time.Duration  // minimum spacing between request starts per host, likewise [0]
-	Jitter      bool           // add up to 50% random extra to each spacing
-	UserAgent   string         // names us and our operator [loopkit/0.1 (+…)]
-	NoRobots    bool           // ignore robots.txt (only for sites that are yours)
+
+	// How far the crawl goes.
+
+	MaxPages int // stop fetching after this many pages [no limit]
+	MaxDepth int // links followed from a root [no limit]
+	// MaxURLLength drops longer links, as traps tend to grow them. [2083,
+	// Scrapy's default, after an old browser's limit]
+	MaxURLLength int
+	// MaxPagesPerHost caps the URLs that enter one host's queue. [no limit]
+	MaxPagesPerHost int
+	// MaxQueryVariants caps the different query strings followed for one
+	// path: a calendar or a faceted search makes endless ones. [1000;
+	// negative: no limit]
+	MaxQueryVariants int
+	// AllBodies reads every response body; by default only HTML bodies
+	// are, and the rest is skipped as soon as the head says what it is.
+	AllBodies bool
+
+	// Politeness: per server, http and https together.
+
+	PerHost   int           // requests in flight per server, at most [8]
+	Delay     time.Duration // minimum spacing between request starts per server [0]
+	Jitter    bool          // add up to 50% random extra to each spacing
+	UserAgent string        // names us and our operator [loopkit/0.1 (+…)]
+	NoRobots  bool          // ignore robots.txt (only for sites that are yours)
 	// MaxCrawlDelay caps a robots.txt Crawl-delay. [30s]
 	MaxCrawlDelay time.Duration
 	// MaxRetryAfter is the longest Retry-After the crawler waits for. A
 	// host asking for longer is given up, and its URLs recorded with why:
 	// a wait is never silently shortened. [10m]
 	MaxRetryAfter time.Duration
-	// MaxURLLength drops longer links, as traps tend to grow them. [2083,
-	// Scrapy's default, after an old browser's limit]
-	MaxURLLength int
-	// MaxPagesPerHost caps the URLs queued for one host. [no limit]
-	MaxPagesPerHost int
-	// MaxQueryVariants caps the different query strings followed for one
-	// path: a calendar or a faceted search makes endless ones. [1000;
-	// negative: no limit]
-	MaxQueryVariants int
-	// ReportURLs is the most URLs a crawl may record and still have the
-	// chapter's per-URL report. Past it, no record is kept (OnRecord
-	// hears of each, and -o writes them), and the report gives the
-	// tallies. [10000; negative: no per-URL report at all]
-	ReportURLs int
-	// AllBodies reads every response body; by default only HTML bodies
-	// are, and the rest is skipped as soon as the head says what it is.
-	AllBodies bool
 	// BackoffBase is the first retry's backoff, doubled each retry. [500ms]
 	BackoffBase time.Duration
 	// Grace is how long in-flight fetches may finish after an interrupt
 	// before they are cancelled. [5s]
 	Grace time.Duration
-	// ParseWorkers are the goroutines that parse pages off the loop
-	// (parsepool.go). [GOMAXPROCS; negative: none, every page is parsed on
-	// the loop, as the chapter's crawler did]
+	// HTTP configures the client: timeouts and limits. Its UserAgent and
+	// MaxConnsPerHost are set from the fields above.
+	HTTP http1.Options
+
+	// Parsing off the loop (parsepool.go).
+
+	// ParseWorkers are the goroutines that parse pages off the loop.
+	// [GOMAXPROCS; negative: none, every page is parsed on the loop, as
+	// the chapter's crawler did]
 	ParseWorkers int
 	// ParseInlineBelow is the body size under which a page is parsed on
 	// the loop all the same, because its trip to a worker would cost more
@@ -69,10 +76,19 @@ type Config struct {
 	// ParseBudget is how many bytes of bodies may await parsing before the
 	// frontier stops handing out jobs until the workers catch up. [8 MiB]
 	ParseBudget int
+
+	// Memory, disk and other processes: what makes a crawl outlive its
+	// memory, its process or its machine (extension.go).
+
 	// QueueMemory is how many queued URLs the crawl keeps in memory;
 	// past it, the later URLs of long host queues wait on disk (spill.go)
 	// and come back in order. [100000, about 10 MB; negative: no limit]
 	QueueMemory int
+	// ReportURLs is the most URLs a crawl may record and still have the
+	// chapter's per-URL report. Past it, no record is kept (OnRecord
+	// hears of each, and Output has them all), and the report gives the
+	// tallies. [10000; negative: no per-URL report at all]
+	ReportURLs int
 	// Output, if set, is the JSON Lines file each record is written to,
 	// a line per record, in batches handed to the executor. With State,
 	// it is appended to, and its lines are what is done; with Shared, it
@@ -87,12 +103,12 @@ type Config struct {
 	// Shared, if set, shares the crawl with other processes (package
 	// crawler/fleet): links found go to it, and the URLs this process is
 	// to fetch come from it (Crawler.Offer). The crawl ends when it says
-	// so (Crawler.End). A shared crawl runs on one loop.
+	// so (Crawler.End). A shared crawl runs on one loop per process.
 	Shared Shared
-	// HTTP configures the client: timeouts and limits. Its UserAgent and
-	// MaxConnsPerHost are set from the fields above.
-	HTTP http1.Options
-	// OnRecord, if set, hears of each record as it is made (for -o).
+
+	// Callbacks. A Group calls them from every loop, one at a time.
+
+	// OnRecord, if set, hears of each record as it is made.
 	OnRecord func(*Record)
 	// OnDisallowed, if set, hears of each URL robots.txt disallows.
 	OnDisallowed func(url string)
@@ -109,6 +125,17 @@ type Config struct {
 	// a host given up, a trap limit reached.
 	OnNotice func(msg string)
 }
+
+// A ConfigError says that a setting of Config could not be used: an
+// output file or a state directory that cannot be opened, read or
+// written. Field is the Config field's name ("State", "Output").
+type ConfigError struct {
+	Field string
+	Err   error
+}
+
+func (e *ConfigError) Error() string { return "Config." + e.Field + ": " + e.Err.Error() }
+func (e *ConfigError) Unwrap() error { return e.Err }
 
 // DefaultUserAgent names the project and how to reach whoever runs it.
 // Operators should set their own contact with --user_agent.
@@ -195,13 +222,4 @@ func ParseRoot(root string) (*url.URL, error) {
 		return nil, fmt.Errorf("invalid root %q: not an http or https URL with a host", root)
 	}
 	return u, nil
-}
-
-// spillDir is where long host queues overflow to: the state directory's
-// spill/, or a temporary directory.
-func (c Config) spillDir() string {
-	if c.State == "" {
-		return ""
-	}
-	return filepath.Join(c.State, "spill")
 }

@@ -1,7 +1,6 @@
 package crawler
 
 import (
-	"errors"
 	"net/url"
 	"time"
 
@@ -18,31 +17,28 @@ import (
 type Crawler struct {
 	cfg      Config
 	loop     *loop.Loop
+	index    int // this loop's place in its Group: 0 on its own
 	client   *http1.Client
 	rootURLs []*url.URL
 	scope    *urlnorm.Scope
 	seen     urlnorm.Seen
 	front    *frontier.Frontier
-	hosts    map[string]*hostPolicy // by origin: what the crawler decided of each host (addurl.go)
-	budget   *budget                // worker slots, pages, parse backlog: shared by a Group's loops (budget.go)
-	// awaitsBudget says this loop is on the budget's waiting list; the
-	// budget's lock guards it.
-	awaitsBudget bool
-	toldQueued   int64 // its queue's length as it last told the budget
-	parser       *parsePool
-	shard        *shard         // nil on its own; a Group's part otherwise (shard.go)
-	variants     map[string]int // distinct queries queued per host and path
-	out          *sink          // serializes the callbacks of a Group's loops; nil on its own
-	ownPool      bool           // on its own: it starts and stops its parse workers, and closes its store
-	store        *store         // -o and --state (persist.go); shared by a Group's loops
-	batch        batch          // this loop's writes not yet handed to the executor (persist.go)
-	overflow     overflow       // this loop's URLs on disk (spill.go)
+	hosts    map[string]*hostPolicy // by origin: what the crawler decided of each host (todo.go)
+	variants map[string]int         // distinct queries entered per host and path
+
+	ext      extensions // what makes the crawl outlive memory or its process: none, on its own (extension.go)
+	peers    peers      // who else crawls: nobody, a Group's other loops, a fleet (extension.go)
+	budget   *budget    // worker slots and pages, shared by a Group's loops (budget.go)
+	parser   *parsePool // pages parsed off the loop (parsepool.go)
+	overflow *overflow  // long host queues waiting on disk (spill.go)
+	out      *sink      // serializes the callbacks of a Group's loops; nil on its own
 
 	dispatcher // parked workers and the frontier's timer (dispatch.go)
 
-	records    []*Record  // kept for the per-URL report while the crawl is small (record.go)
-	disallowed []string   // URLs robots.txt kept us from, likewise
-	roots      *rootWatch // the roots' records, whatever the size (record.go)
+	records    []*Record   // kept for the per-URL report while the crawl is small (record.go)
+	disallowed []string    // URLs robots.txt kept us from, likewise
+	listed     *reportList // how many of those every loop keeps (record.go)
+	roots      *rootWatch  // the roots' records, whatever the size (record.go)
 	stats      Stats
 	notices    []string // said once each on stderr (with -v or not)
 	stopping   bool
@@ -58,109 +54,50 @@ type Crawler struct {
 // a state directory that holds a stopped crawl, the crawl goes on from
 // where it was. Crawl closes what New opened; a Crawler that will not
 // crawl must be closed with Close.
-func New(l *loop.Loop, cfg Config) (*Crawler, error) {
-	cfg = cfg.withDefaults()
-	c, err := newCrawler(l, cfg, newBudget(cfg), nil)
-	if err != nil {
-		return nil, err
-	}
-	c.ownPool = true
-	if c.store, err = openStore(cfg, c.notice); err != nil {
-		return nil, err
-	}
-	if err := c.store.replay(cfg, replayInto([]*Crawler{c}), c.notice); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
+func New(l *loop.Loop, cfg Config) (*Crawler, error) { return assembleAlone(l, cfg) }
 
-// Close closes the crawl's output and state directory. Crawl does it; a
-// Crawler that never crawled must do it, to let its state directory go.
-func (c *Crawler) Close() error { return c.store.close() }
-
-// newCrawler prepares a crawl on l that takes from b: its own, or its
-// Group's, shared with the other loops.
-func newCrawler(l *loop.Loop, cfg Config, b *budget, sh *shard) (*Crawler, error) {
-	if len(cfg.Roots) == 0 {
-		return nil, errors.New("crawler: no roots")
-	}
-	c := &Crawler{cfg: cfg, loop: l, budget: b, shard: sh, variants: make(map[string]int),
-		hosts: make(map[string]*hostPolicy)}
-	for _, r := range cfg.Roots {
-		u, err := ParseRoot(r)
-		if err != nil {
-			return nil, err
-		}
-		c.rootURLs = append(c.rootURLs, u)
-	}
-	c.roots = b.roots
-	if c.roots == nil {
-		b.roots = newRootWatch(c.rootURLs)
-		c.roots = b.roots
-	}
-	c.front = frontier.New(frontier.Options{PerHost: cfg.PerHost, Delay: cfg.Delay, Jitter: cfg.Jitter, Admit: c.admit})
-	c.dispatcher.init(l)
-	c.scope = urlnorm.NewScope(c.rootURLs, cfg.Lenient)
-	c.client = http1.NewClient(l, cfg.HTTP)
-	c.parser = b.parse
-	b.crawlers = append(b.crawlers, c)
-	c.stats.Filtered = make(map[string]int)
-	c.stats.Kinds = make(map[string]int)
-	return c, nil
-}
+// Close lets go of the crawl's output and state directory. Crawl does
+// it; a Crawler that never crawled must do it, to let its state
+// directory go.
+func (c *Crawler) Close() error { return c.ext.abandon() }
 
 // Crawl runs the crawl to its end (or its interruption) from inside a
-// task: add the roots, start the workers, wait until the frontier has
+// task: add the roots, let the workers work, wait until the frontier has
 // nothing left, stop the workers — the chapter's crawl(), with the
 // frontier's join in place of the queue's.
 func (c *Crawler) Crawl(y task.Yield) error {
 	c.start = time.Now()
 	defer func() { c.elapsed = time.Since(c.start) }()
 	defer c.client.Close()
-	if c.ownPool {
-		c.parser.start(c.loop)
-	}
-	if c.cfg.Shared != nil {
-		c.cfg.Shared.Start(c)
-	}
+	c.ext.started()
 	c.crawling = true // from here, dispatch starts workers as jobs wait for them
-	for _, u := range c.rootURLs {
-		if c.owns(u) {
-			c.addURL(u, c.cfg.MaxRedirect, 0)
-		}
+	for _, u := range c.peers.roots(c.rootURLs) {
+		c.addRoot(u)
 	}
 	c.dispatch()
-	c.checkEmpty() // with no roots of its own, a Group's shard is quiet at once
-	err := c.join(y)
-	// join returns early only if Crawl itself was cancelled: then nothing
-	// new may start, and what is in flight is cancelled.
+	err := c.join(y) // the chapter's q.join(); it returns early only if Crawl is cancelled
 	c.stopping = true
 	c.stop()
 	if c.grace != nil {
 		c.grace.Cancel() // the crawl ended within the grace period
 	}
 	c.crawling = false
+	c.cancelWorkers(y) // the chapter's w.cancel() for each worker
+	if ferr := c.ext.finish(y); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+// cancelWorkers cancels the worker tasks, parked and waiting for a job
+// that will not come, and waits until they are gone.
+func (c *Crawler) cancelWorkers(y task.Yield) {
 	workers := make([]future.Awaitable[int], len(c.workers))
 	for i, w := range c.workers {
 		w.Cancel()
 		workers[i] = w
 	}
 	task.Gather(y, workers...)
-	if c.ownPool {
-		c.parser.close(y)
-	}
-	if c.cfg.Shared != nil {
-		c.cfg.Shared.Finish(y)
-	}
-	c.drain(y)
-	if c.ownPool {
-		if cerr := c.Close(); err == nil {
-			err = cerr
-		}
-	} else if ferr := c.store.failed(); err == nil {
-		err = ferr
-	}
-	return err
 }
 
 // work is one worker: take a job the frontier hands out, run it, tell the
@@ -176,12 +113,12 @@ func (c *Crawler) work(y task.Yield) (int, error) {
 		}
 		var v verdict
 		if perr := task.Catch(func() { v = c.run(y, j) }); perr != nil {
-			c.record(&Record{URL: j.Item.URL, Depth: int(j.Item.Depth), ErrorKind: "crawler_bug",
+			c.record(&Record{URL: j.Item.URL, Depth: int(j.Item.Depth), ErrorKind: ErrorKindCrawlerBug,
 				Exception: ptr("crawler bug: " + perr.Error())})
 			v = verdict{}
 		}
-		c.durable(y) // with a journal: its record and links on disk first
-		c.over(j, v)
+		c.ext.jobEnds(y) // with a journal: its record and links written first
+		c.endJob(j, v)
 	}
 }
 
@@ -202,9 +139,9 @@ func (c *Crawler) run(y task.Yield, j *frontier.Job) verdict {
 	return c.fetch(y, j)
 }
 
-// over gives j back to the frontier, done or to be tried again, and its
+// endJob gives j back to the frontier, done or to be tried again, and its
 // worker slot back to the budget.
-func (c *Crawler) over(j *frontier.Job, v verdict) {
+func (c *Crawler) endJob(j *frontier.Job, v verdict) {
 	now := c.loop.Time()
 	switch {
 	case !v.retry:
@@ -262,7 +199,7 @@ func (c *Crawler) Disallowed() []string { return c.disallowed }
 
 // Todo is how many URLs were found but never fetched: left queued by an
 // interrupt or the page budget, or cancelled in flight.
-func (c *Crawler) Todo() int { return c.front.Queued() + c.overflow.count + c.stats.Cancelled }
+func (c *Crawler) Todo() int { return c.front.Queued() + c.overflow.left() + c.stats.Cancelled }
 
 // Elapsed is how long Crawl ran (so far, while it runs).
 func (c *Crawler) Elapsed() time.Duration {

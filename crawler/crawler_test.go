@@ -269,7 +269,7 @@ func TestBigCrawlKeepsNoRecords(t *testing.T) {
 	}
 	var report strings.Builder
 	c.Report(&report)
-	for _, want := range []string{"(23 urls: a line per url is listed for crawls of at most 5 (--report_urls)", "        21 ok\n", "         1 redirect\n", "         1 http_error:404\n", "Done: 23\n"} {
+	for _, want := range []string{"(23 urls: a line per url is listed for crawls of at most 5;", "        21 ok\n", "         1 redirect\n", "         1 http_error:404\n", "Done: 23\n"} {
 		if !strings.Contains(report.String(), want) {
 			t.Errorf("the report lacks %q:\n%s", want, report.String())
 		}

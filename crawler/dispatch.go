@@ -18,11 +18,10 @@ import (
 // before t", one loop timer wakes dispatch at t. So no worker ever sleeps
 // on a host, and a host that must wait a minute costs nothing meanwhile.
 type dispatcher struct {
-	idle    []*future.Future[*frontier.Job] // parked workers, first come first served
-	timer   *loop.Timer                     // wakes dispatch when the frontier's next time comes
-	held    bool                            // the budget said no: it calls dispatch when it may say yes
-	empty   *future.Future[struct{}]        // completes when the crawl has nothing left
-	isQuiet bool                            // a Group's shard: it said it had nothing left
+	idle  []*future.Future[*frontier.Job] // parked workers, first come first served
+	timer *loop.Timer                     // wakes dispatch when the frontier's next time comes
+	held  bool                            // the budget said no: it calls dispatch when it may say yes
+	empty *future.Future[struct{}]        // completes when the crawl is over
 
 	fetches map[*future.Future[*http1.Reply]]*frontier.Job // requests on the wire, for cancelInFlight and Drop
 }
@@ -48,7 +47,7 @@ func (c *Crawler) next(y task.Yield) (*frontier.Job, error) {
 		// Cancelled just after dispatch handed us a job: give it back,
 		// or it would be neither done nor to do.
 		if handed, herr := w.Result(); herr == nil {
-			c.over(handed, verdict{retry: true, tries: handed.Item.Tries})
+			c.endJob(handed, verdict{retry: true, tries: handed.Item.Tries})
 		}
 	}
 	return j, err
@@ -67,9 +66,7 @@ func (c *Crawler) dispatch() {
 			break
 		}
 		c.popIdle().SetResult(j)
-		if c.overflow.count > 0 {
-			c.refill(c.hosts[j.Host.Origin()]) // its queue may have run low
-		}
+		c.overflow.refill(j.Host) // its queue may have run low
 	}
 	if at, ok := c.front.Wake(); ok && !c.held {
 		switch {
@@ -134,20 +131,6 @@ func (c *Crawler) wakeAt(t time.Duration) {
 	})
 }
 
-// admit is the frontier's Admit: whether the budget lets j go now (budget.go).
-func (c *Crawler) admit(j frontier.Job) bool {
-	ok, last := c.budget.take(c, countsAsPage(j))
-	if last {
-		c.budget.stopAll(c) // the page budget is spent: nothing more starts, on any loop
-	}
-	c.held = c.held || !ok
-	return ok
-}
-
-// countsAsPage says whether j counts against MaxPages: a page's first
-// attempt, not a retry, and not robots.txt.
-func countsAsPage(j frontier.Job) bool { return !j.Gate && j.Item.Tries == 0 }
-
 // stop hands out nothing more: parked workers are told so, and retries
 // waiting out a backoff go back to their queues, as to do.
 func (c *Crawler) stop() {
@@ -165,41 +148,21 @@ func (c *Crawler) stop() {
 	c.checkEmpty()
 }
 
-// checkEmpty completes empty when the frontier has nothing left.
+// checkEmpty tells the crawl's peers whether this loop has nothing left
+// to do: nothing queued, handed out or waiting out a backoff, nor on
+// disk (spilled URLs are work the frontier cannot see; once stopped,
+// they are to do, like the queued ones). On its own, that is the end.
 func (c *Crawler) checkEmpty() {
 	if c.empty.Done() {
 		return
 	}
-	// Spilled URLs are work the frontier cannot see; once stopped, they
-	// are to do, like the queued ones.
-	nothing := c.front.Empty() && (c.front.Stopped() || !c.spilledWork())
-	if c.cfg.Shared != nil {
-		// A shared crawl: this process having nothing left is not the
-		// end, as the fleet may offer more. It ends when the fleet says
-		// (End), or when it was stopped here and nothing runs.
-		if nothing && c.front.Stopped() {
-			c.empty.SetResult(struct{}{})
-		}
-		return
-	}
-	if c.shard == nil {
-		if nothing {
-			c.empty.SetResult(struct{}{})
-		}
-		return
-	}
-	// One of a Group's shards: its having nothing left is not the end of
-	// the crawl, as another shard may yet send it links. It says when it
-	// falls quiet and when it wakes, and the Group ends the crawl
-	// (finishShard) when every shard is quiet and no link is on its way.
-	if nothing != c.isQuiet {
-		c.isQuiet = nothing
-		c.quiet(nothing)
-	}
+	c.peers.idle(c.front.Empty() && (c.front.Stopped() || !c.overflow.busy()))
 }
 
-// finishShard ends a shard's crawl: join returns.
-func (c *Crawler) finishShard() {
+// end ends the crawl on this loop: join returns. Its peers call it: at
+// once on its own, when every loop is idle in a Group, when the fleet
+// says so.
+func (c *Crawler) end() {
 	if !c.empty.Done() {
 		c.empty.SetResult(struct{}{})
 	}

@@ -4,7 +4,11 @@
 // crawler/frontier (per-host queues and politeness), its state on disk in
 // crawler/journal, and uses the pure helpers crawler/urlnorm,
 // crawler/links and crawler/robots. crawler/fleet, above it, shares one
-// crawl between processes.
+// crawl between processes. Two packages sit under crawler/ without
+// package crawler importing them, because they belong to its story:
+// crawler/resp is the fleet's Redis client, a second protocol on the loop
+// beside crawler/http1; crawler/timeline draws the Attempts a crawl
+// reports.
 //
 // The algorithm is the chapter's: a to-do list of (url, redirects left); a
 // seen set; max_tasks worker tasks taking from the list; wait until it is
@@ -15,27 +19,56 @@
 //
 // # Where the chapter's pieces are
 //
-//	crawler.go     Crawler, Crawl (the chapter's crawl), work, record
-//	fetch.go       fetch: one attempt at a page, its redirect followed;
-//	               parseLinks and the page's reading (charset, links)
-//	addurl.go      addURL and the filters every link passes (url_allowed)
-//	report.go      the chapter's report, and the running counts
-//	config.go      Config: the chapter's flags and what this crawler adds
+// Read these in order; each says why it is there.
 //
-// And what is new:
+//	crawler.go     Crawler, New, Crawl, work, endJob — the chapter's crawl and work
+//	fetch.go       fetch, describeReply, followRedirect, parseLinks, parsePage — the chapter's fetch and parse_links
+//	addurl.go      follow, filter, add — the chapter's url_allowed and add_url, and the one routing step
+//	todo.go        enter, screen, push, host, learnRobots, holdServer — the one way into the frontier
+//	record.go      Record, record, Tally — one record per URL, the chapter's FetchStatistic
+//	report.go      Report, Stats — the chapter's report
+//	dispatch.go    next, dispatch, checkEmpty, join — the frontier's loop side: parked workers, one timer, join
+//	politeness.go  judge, failHost, fetchRobots, robotsAllow — what an answer says: pushback, Retry-After, retries; robots.txt
+//	config.go      Config, ConfigError — the chapter's flags first, then what this crawler adds
+//	errorkind.go   errorKind — the kinds of error a record names
+//	extension.go   extension, extensions, peers, alone, Shared — the seam: one way out, and who else crawls
 //
-//	dispatch.go    the frontier's loop side: parked workers, one timer, join
-//	politeness.go  judging an answer: pushback, Retry-After, retries, backoff;
-//	               robots.txt (RFC 9309) as each host's gate
-//	record.go      Record, one per URL, and Attempt, one per request
-//	parsepool.go   parsing off the loop, on a bounded pool of workers
-//	budget.go      max_tasks, max_pages and the parse budget, for every loop at once
-//	group.go       one crawl on several loops
-//	shard.go       which loop owns which server, and links crossing between loops
-//	persist.go     what outlives the loop: -o and --state (crawler/journal),
-//	               written off the loop in batches
-//	spill.go       long host queues overflowing to disk, and back in order
-//	shared.go      a crawl Shared by processes (crawler/fleet)
+// What lets a crawl outlive its memory, its process or its machine plugs
+// in at the seam (extension.go). Read it only when you want it:
+//
+//	persist.go     writer, replayVisitor — the journal's extension: Config.Output and Config.State, a batch per turn
+//	store.go       store, openStore, SettingsOf — the files themselves, written off the loop
+//	spill.go       overflow, refill — long host queues on disk, and back in order
+//	shared.go      sharedCrawl, Offer, KnowRobots, HoldServer, Drop, End — a crawl shared by processes (crawler/fleet)
+//	assemble.go    assemble, newCrawler, owned — a crawl put together, on one loop or several
+//	budget.go      budget, admit — MaxTasks and MaxPages, for every loop at once
+//	parsepool.go   parsePool — parsing off the loop, on a bounded pool of workers
+//	shard.go       shard, ownerOf, receive — which loop owns which server, and links crossing between loops
+//	group.go       Group, NewGroup, DefaultLoops — one crawl on several loops; read it last
+//
+// # A link's way, from the page that found it to its JSON line
+//
+// On one loop, with Config.Output set: each call in turn, and where it is.
+//
+//	fetch.go       parseLinks  the page's links, parsed off the loop
+//	addurl.go      follow      the filters (the chapter's url_allowed)
+//	addurl.go      add         new? noted for the extensions, routed here (the chapter's add_url)
+//	todo.go        enter       counted against its host's share, screened
+//	todo.go        push        on its host's queue
+//	frontier       Push        the frontier's per-host queue
+//	dispatch.go    dispatch    handed to a parked worker once its server may be sent a request
+//	crawler.go     work        the worker wakes with it
+//	crawler.go     run         a page, not a robots.txt
+//	fetch.go       fetch       the request and its reply
+//	record.go      record      its record, counted
+//	persist.go     recorded    its line, in this loop's batch
+//	persist.go     writeBatch  the batch, handed to the executor
+//	store.go       write       the batch, written: the JSON line
+//
+// With several loops, a link whose server another loop owns leaves add
+// for shard.go (handOver, then receive on its owner's loop) and comes
+// back to enter; in a fleet, it leaves for shared.go (handOver) and comes
+// back, on whichever process holds its host, through Offer to enter.
 //
 // # Politeness
 //
@@ -58,7 +91,8 @@
 // congestion window); the spacing decays again as the host answers
 // normally. Retry-After, in both forms and on every attempt, holds back
 // everything not yet sent to the host; a wait longer than
-// --max_retry_after gives the host up, and its URLs are recorded with why.
+// Config.MaxRetryAfter gives the host up, and its URLs are recorded with
+// why.
 //
 // What else the chapter's crawler lacks, and this one adds: every error
 // is recorded and a worker survives a panic, so a crawl cannot hang;

@@ -38,6 +38,7 @@ func (c *Crawler) fetch(y task.Yield, j *frontier.Job) verdict {
 	}
 	v, giveUp := c.judge(j, reply, err, tries)
 	if v.retry {
+		release(reply)
 		return v
 	}
 	rec := &Record{URL: it.URL, Depth: int(it.Depth), Tries: int(tries)}
@@ -50,15 +51,27 @@ func (c *Crawler) fetch(y task.Yield, j *frontier.Job) verdict {
 	if err != nil { // a response came earlier, but the last retry failed
 		rec.Exception, rec.ErrorKind = ptr(err.Error()), errorKind(err)
 	}
-	c.describeReply(y, rec, reply, j)
+	if bodyRead := c.describeReply(y, rec, reply, j); bodyRead {
+		release(reply)
+	}
 	if giveUp != "" {
-		rec.Exception, rec.ErrorKind = ptr(giveUp), kindRetryAfter
+		rec.Exception, rec.ErrorKind = ptr(giveUp), ErrorKindRetryAfter
 	}
 	c.record(rec)
 	if giveUp != "" {
-		c.failHost(c.hosts[j.Host.Origin()], "not fetched: "+giveUp, kindRetryAfter)
+		c.failHost(c.hosts[j.Host.Origin()], "not fetched: "+giveUp, ErrorKindRetryAfter)
 	}
 	return v
+}
+
+// release hands a reply the crawler is done with back to the client,
+// whose next request reuses its memory instead of allocating anew
+// (crawler/http1's free list). Everything the record keeps was copied
+// out of it first: strings, never the body.
+func release(reply *http1.Reply) {
+	if reply != nil {
+		reply.Release()
+	}
 }
 
 // request sends req for j and waits for its reply. The frontier hears
@@ -103,8 +116,9 @@ func wantBody(head *http1.Response) bool {
 
 // describeReply fills rec from a reply and acts on what it says: the
 // chapter's fetch() after the response came, with redirects and links
-// going through the same filters.
-func (c *Crawler) describeReply(y task.Yield, rec *Record, reply *http1.Reply, j *frontier.Job) {
+// going through the same filters. It reports whether the reply's body is
+// read and done with: not while a parse worker may still be reading it.
+func (c *Crawler) describeReply(y task.Yield, rec *Record, reply *http1.Reply, j *frontier.Job) (bodyRead bool) {
 	rec.Status = ptr(reply.StatusCode)
 	rec.Size = len(reply.Body)
 	if reply.BodySkipped {
@@ -114,16 +128,17 @@ func (c *Crawler) describeReply(y task.Yield, rec *Record, reply *http1.Reply, j
 	page, err := url.Parse(j.Item.URL)
 	if err != nil { // unreachable: queued URLs are normalized
 		rec.Exception = ptr(err.Error())
-		return
+		return true
 	}
 	switch {
 	case IsRedirect(reply.StatusCode):
 		c.followRedirect(rec, reply, page, j.Item)
 	case links.IsHTML(rec.ContentType) && reply.StatusCode/100 == 2:
-		c.parseLinks(y, rec, reply, page, int(j.Item.Depth))
+		return c.parseLinks(y, rec, reply, page, int(j.Item.Depth))
 	case isText(rec.ContentType):
 		rec.Encoding = reply.Charset()
 	}
+	return true
 }
 
 // IsRedirect says whether a status is a redirect the crawler follows
@@ -156,12 +171,12 @@ func (c *Crawler) followRedirect(rec *Record, reply *http1.Reply, base *url.URL,
 		err = errors.New("malformed") // a parse error would quote the raw Location
 	}
 	if err != nil {
-		rec.Exception, rec.ErrorKind = ptr("redirect without a usable Location: "+err.Error()), "bad_redirect"
+		rec.Exception, rec.ErrorKind = ptr("redirect without a usable Location: "+err.Error()), ErrorKindBadRedirect
 		return
 	}
 	rec.NextURL = ptr(next.String())
 	if it.Redirects <= 0 {
-		rec.Exception, rec.ErrorKind = ptr("redirect limit reached (max_redirect)"), "redirect_limit"
+		rec.Exception, rec.ErrorKind = ptr("redirect limit reached (Config.MaxRedirect)"), ErrorKindRedirectLimit
 		return
 	}
 	c.follow(next, int(it.Redirects)-1, int(it.Depth))
@@ -181,7 +196,7 @@ func (c *Crawler) attempted(j *frontier.Job, trace *http1.Trace, reply *http1.Re
 	if trace == nil {
 		return
 	}
-	a := &Attempt{URL: j.Item.URL, Loop: c.shardIndex(), Robots: j.Gate, Try: int(j.Item.Tries) + 1,
+	a := &Attempt{URL: j.Item.URL, Loop: c.index, Robots: j.Gate, Try: int(j.Item.Tries) + 1,
 		Queued: time.Duration(j.Item.QueuedMS) * time.Millisecond, Trace: *trace}
 	if reply != nil {
 		a.Status = reply.StatusCode
@@ -231,18 +246,19 @@ func parsePage(contentType string, body []byte, page *url.URL) parsed {
 // parseLinks has the page parsed — on a parse worker, unless it is small
 // (parsepool.go) — and queues the links that pass the filters and were not
 // seen before: the chapter's parse_links, and the loop over its result
-// in fetch().
-func (c *Crawler) parseLinks(y task.Yield, rec *Record, reply *http1.Reply, page *url.URL, depth int) {
+// in fetch(). It reports whether the body is done with: not when an
+// interrupt cancelled the wait while a worker still reads it.
+func (c *Crawler) parseLinks(y task.Yield, rec *Record, reply *http1.Reply, page *url.URL, depth int) (bodyRead bool) {
 	p, err := c.parser.parse(y, c, reply.Header.Get("Content-Type"), reply.Body, page)
 	if err != nil { // cancelled by an interrupt while it was parsed
 		rec.Encoding = reply.Charset()
 		rec.Exception, rec.ErrorKind = ptr("links not parsed: "+err.Error()), errorKind(err)
-		return
+		return false
 	}
 	rec.Encoding = p.encoding
 	if p.err != nil {
-		rec.Exception, rec.ErrorKind = ptr("parsing links: "+p.err.Error()), "parse"
-		return
+		rec.Exception, rec.ErrorKind = ptr("parsing links: "+p.err.Error()), ErrorKindParse
+		return true
 	}
 	for _, link := range p.links {
 		passed, isNew := c.follow(link, c.cfg.MaxRedirect, depth+1)
@@ -253,4 +269,5 @@ func (c *Crawler) parseLinks(y task.Yield, rec *Record, reply *http1.Reply, page
 			rec.NumNewURLs++
 		}
 	}
+	return true
 }

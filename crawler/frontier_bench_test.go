@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"testing"
 
+	"loopkit/crawler/frontier"
 	"loopkit/loop"
 )
 
@@ -34,7 +35,7 @@ func BenchmarkQueueAMillionURLs(b *testing.B) {
 		before := liveHeap()
 		b.StartTimer()
 		for _, u := range urls {
-			c.addURL(u, 10, 1)
+			c.add(u, frontier.Item{URL: u.String(), Redirects: 10, Depth: 1})
 		}
 		b.StopTimer()
 		after := liveHeap()

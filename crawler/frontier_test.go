@@ -125,7 +125,7 @@ func TestTrapLimits(t *testing.T) {
 	if s.Filtered["query_variants"] != 1 || s.Filtered["url_length"] != 1 {
 		t.Fatalf("filtered %v", s.Filtered)
 	}
-	if len(notices) != 1 || !strings.Contains(notices[0], "--max_query_variants") {
+	if len(notices) != 1 || !strings.Contains(notices[0], "MaxQueryVariants") {
 		t.Fatalf("notices %q", notices)
 	}
 

@@ -113,9 +113,13 @@ func TestDelayCountsFromTheSend(t *testing.T) {
 	}
 	slices.SortFunc(times, func(a, b time.Time) int { return a.Compare(b) })
 	for i := 1; i < len(times); i++ {
-		// A little slack for the server's own scheduling: the client's
-		// clock and the server's are one, but a read is not instant.
-		if gap := times[i].Sub(times[i-1]); gap < delay-10*time.Millisecond {
+		// Slack for the server's own scheduling: the client's clock and
+		// the server's are one, but a loaded machine may stamp one arrival
+		// late and the next on time (136 ms apart was seen, beside two
+		// busy cores). A delay counted from the hand-out, not the send,
+		// puts requests a fraction of a millisecond apart: a third of the
+		// delay still tells the two apart.
+		if gap := times[i].Sub(times[i-1]); gap < delay*2/3 {
 			t.Errorf("requests %d and %d reached the server %v apart, --delay %v", i-1, i, gap, delay)
 		}
 	}

@@ -148,6 +148,12 @@ func (p *parsePool) done(j parseJob, res parsed) {
 	}
 }
 
+// stats are the pages parsed off the loop, and the most bytes that ever
+// awaited parsing at once: the crawl's, over every loop.
+func (p *parsePool) stats() (offLoop, backlogPeak int) {
+	return int(p.offLoop.Load()), int(p.peak.Load())
+}
+
 // saturated says the pool has enough to do: no job is handed out, on any
 // loop, until it has less.
 func (p *parsePool) saturated() bool { return p.jobs != nil && p.pending.Load() >= int64(p.budget) }

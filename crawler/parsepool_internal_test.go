@@ -84,7 +84,7 @@ func TestNothingHandedOutWhileParsingIsBehind(t *testing.T) {
 	}
 	for i := range 3 {
 		u, _ := url.Parse(fmt.Sprintf("http://a.test/%d", i))
-		c.addURL(u, 0, 0)
+		c.addRoot(u)
 	}
 	c.parser.pending.Store(100) // as if 100 bytes awaited their parse
 	var got []string

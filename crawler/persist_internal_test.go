@@ -34,7 +34,7 @@ func TestNoJobIsOverBeforeItIsOnDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	held := make(chan struct{})
-	c.store.beforeWrite = func() { <-held }
+	storeOf(c).beforeWrite = func() { <-held }
 	var during int
 	l.CallLater(300*time.Millisecond, func() {
 		during = len(srv.Arrivals("h"))
@@ -111,7 +111,7 @@ func TestResumeWithinARetryAfterHold(t *testing.T) {
 	hitAt := held[len(held)-1].At
 
 	second := crawlInternal(t, cfg)
-	if !second.store.resumed {
+	if !storeOf(second).resumed {
 		t.Fatal("the second run did not resume")
 	}
 	if early := srv.Within("h", hitAt, hitAt.Add(2*time.Second)); len(early) > 0 {
@@ -160,7 +160,7 @@ func TestResumeKeepsRobotsRulesForWhatWasQueued(t *testing.T) {
 		if err := c.Close(); err != nil {
 			t.Fatal(err)
 		}
-		if run == 2 && !c.store.resumed {
+		if run == 2 && !storeOf(c).resumed {
 			t.Fatal("the second run did not resume")
 		}
 		if got := c.Stats().RobotsDisallowed; got != 1 {
@@ -173,4 +173,14 @@ func TestResumeKeepsRobotsRulesForWhatWasQueued(t *testing.T) {
 	if n := srv.Count("h", "/robots.txt"); n != 1 {
 		t.Errorf("robots.txt fetched %d times over the two runs, want 1 (the journal keeps it)", n)
 	}
+}
+
+// storeOf is the crawl's store, which c's writer writes to.
+func storeOf(c *Crawler) *store {
+	for _, e := range c.ext {
+		if w, ok := e.(*writer); ok {
+			return w.store
+		}
+	}
+	return nil
 }

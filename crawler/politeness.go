@@ -49,11 +49,12 @@ func (c *Crawler) judge(j *frontier.Job, reply *http1.Reply, err error, tries in
 	}
 	if hasRetryAfter {
 		if retryAfter > c.cfg.MaxRetryAfter {
-			return verdict{tries: tries}, fmt.Sprintf("the host asked to wait %v (Retry-After), longer than --max_retry_after %v",
+			return verdict{tries: tries}, fmt.Sprintf("the host asked to wait %v (Retry-After), longer than the crawl waits for (Config.MaxRetryAfter, %v)",
 				retryAfter, c.cfg.MaxRetryAfter)
 		}
-		c.front.HoldUntil(j.Host, now+retryAfter)
-		c.keptHold(j, retryAfter)
+		h, until := c.hosts[j.Host.Origin()], time.Now().Add(retryAfter)
+		c.holdServer(h, until)
+		c.ext.serverHeld(h.authority, until)
 	}
 	retryable := err == nil && retryableStatus(status) || err != nil && retryableError(err)
 	if !retryable || tries >= int32(c.cfg.MaxTries) || c.stopping {
@@ -81,7 +82,7 @@ func (c *Crawler) failHost(h *hostPolicy, why, kind string) {
 	h.failure, h.failureKind = why, kind
 	c.notice(h.host.Origin() + ": " + why)
 	c.front.Retire(h.host, func(it frontier.Item) { c.recordHostFailure(h, it) })
-	c.refill(h) // its URLs on disk, if any, are recorded too
+	c.overflow.refill(h.host) // its URLs on disk, if any, are recorded too
 }
 
 func (c *Crawler) recordHostFailure(h *hostPolicy, it frontier.Item) {
@@ -192,33 +193,28 @@ func (c *Crawler) fetchRobots(y task.Yield, j *frontier.Job) verdict {
 	if errors.Is(err, future.ErrCancelled) {
 		return verdict{retry: true, tries: it.Tries} // an interrupt: nothing was decided
 	}
+	defer release(reply) // what the host learns of it is copied out first
 	v, giveUp := c.judge(j, reply, err, tries)
 	switch {
 	case giveUp != "":
-		c.failHost(h, "robots.txt: "+giveUp, kindRobots)
+		c.failHost(h, "robots.txt: "+giveUp, ErrorKindRobots)
 		return verdict{}
 	case v.retry:
 		return v
 	case err != nil:
-		c.failHost(h, "robots.txt: "+err.Error()+unreachable(tries), kindRobots)
+		c.failHost(h, "robots.txt: "+err.Error()+unreachable(tries), ErrorKindRobots)
 		return verdict{}
 	}
 	switch robots.ForStatus(reply.StatusCode) {
 	case robots.UseBody:
-		rules := robots.Parse(reply.Body, productToken(c.cfg.UserAgent))
-		if d, ok := rules.CrawlDelay(); ok {
-			// The server's delay: a Crawl-delay in either scheme's
-			// robots.txt spaces both, the longer one winning. It counts
-			// from this request, so the first page waits too.
-			c.front.SetDelay(j.Host, min(d, c.cfg.MaxCrawlDelay))
-		}
-		c.robotsKnown(h, rules, reply.Body)
+		// A Crawl-delay counts from this request, so the first page waits too.
+		c.robotsKnown(h, reply.Body)
 	case robots.FollowRedirect:
 		return c.robotsRedirect(j, reply)
 	case robots.Unavailable:
-		c.robotsKnown(h, robots.AllowAll(), nil)
+		c.robotsKnown(h, nil)
 	default: // 5xx or 429, retried until MaxTries: the rules could say anything
-		c.failHost(h, fmt.Sprintf("robots.txt: status %d%s", reply.StatusCode, unreachable(tries)), kindRobots)
+		c.failHost(h, fmt.Sprintf("robots.txt: status %d%s", reply.StatusCode, unreachable(tries)), ErrorKindRobots)
 	}
 	return verdict{}
 }
@@ -230,19 +226,20 @@ func (c *Crawler) robotsRedirect(j *frontier.Job, reply *http1.Reply) verdict {
 	from, _ := url.Parse(j.Item.URL)
 	next, err := urlnorm.Resolve(from, reply.Header.Get("Location"))
 	if err != nil || j.Item.Redirects <= 0 {
-		c.robotsKnown(c.hosts[j.Host.Origin()], robots.AllowAll(), nil)
+		c.robotsKnown(c.hosts[j.Host.Origin()], nil)
 		return verdict{}
 	}
 	return verdict{retry: true, redirectTo: next.String()} // through the frontier again, tries anew
 }
 
-// robotsKnown applies rules to h: the URLs it queued meanwhile are
-// screened, and its pages may go, until the rules expire. body is what
-// they were read from (nil: there is no file), for the journal.
-func (c *Crawler) robotsKnown(h *hostPolicy, rules *robots.Rules, body []byte) {
-	h.rules = rules
-	c.keptRobots(h, body)
-	c.front.Open(h.host, c.loop.Time()+robotsTTL, func(it frontier.Item) bool { return c.robotsAllow(h, it.URL) })
+// robotsKnown is what fetchRobots learnt of h: its robots.txt, body (nil:
+// there is none), valid for a day. The host learns it (todo.go), and the
+// extensions hear of it, so that a resumed crawl, or the next process on
+// the host, does not fetch it again before then.
+func (c *Crawler) robotsKnown(h *hostPolicy, body []byte) {
+	until := time.Now().Add(robotsTTL)
+	c.learnRobots(h, body, until)
+	c.ext.robotsLearnt(h.host.Origin(), body, until)
 }
 
 // robotsAllow says whether h's rules let rawURL be fetched, and notes it
@@ -257,10 +254,8 @@ func (c *Crawler) robotsAllow(h *hostPolicy, rawURL string) bool {
 	}
 	c.stats.RobotsDisallowed++
 	c.roots.noteDisallowed(rawURL)
-	if c.cfg.Shared != nil {
-		c.cfg.Shared.Settled(rawURL, nil)
-	}
-	if c.budget.list() {
+	c.ext.dropped(rawURL)
+	if c.listed.keep() {
 		c.disallowed = append(c.disallowed, rawURL)
 	} else {
 		c.disallowed = nil

@@ -153,7 +153,7 @@ func TestRetryAfterBeyondTheCapGivesUpTheHost(t *testing.T) {
 	limit := &tooManyOnce{path: "/p1", retryAfter: func() string { return "120" }}
 	base := srv.Host("h", limit.wrap(wirelog.Fan(6, nil)))
 	c, recs := crawl(t, crawler.Config{Roots: []string{base}, MaxRetryAfter: time.Second, Delay: 50 * time.Millisecond})
-	if r := recs["/p1"]; status(r) != 429 || r.Exception == nil || !strings.Contains(*r.Exception, "--max_retry_after") {
+	if r := recs["/p1"]; status(r) != 429 || r.Exception == nil || !strings.Contains(*r.Exception, "MaxRetryAfter") {
 		t.Fatalf("/p1: %+v", r)
 	}
 	notFetched := 0

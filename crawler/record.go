@@ -1,17 +1,13 @@
 package crawler
 
 import (
-	"errors"
 	"fmt"
-	"net"
 	"net/url"
-	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"loopkit/crawler/http1"
-	"loopkit/future"
-	"loopkit/netpoll"
 )
 
 // Record is what the crawler learnt about one URL it fetched or tried to:
@@ -31,14 +27,12 @@ type Record struct {
 	Depth       int     `json:"depth"`
 	Tries       int     `json:"tries"`
 	ElapsedMS   float64 `json:"elapsed_ms"` // the last attempt, from request to response
-	// ErrorKind names the kind of Exception, for counting: timeout,
-	// refused, reset, dns, certificate (an https server's certificate was
-	// not trusted), tls (another failed handshake), protocol, too_large,
-	// truncated, unsupported, robots, retry_after, redirect_limit,
-	// bad_redirect, ...
+	// ErrorKind names the kind of Exception, for counting: one of the
+	// ErrorKind constants (errorkind.go), such as "timeout" or "robots".
 	ErrorKind string `json:"error_kind,omitempty"`
-	// BodySkipped says the body was not read: not HTML, and --all_bodies
-	// was not given. Size is then what Content-Length declared, or 0.
+	// BodySkipped says the body was not read: not HTML, and
+	// Config.AllBodies was not set. Size is then what Content-Length
+	// declared, or 0.
 	BodySkipped bool `json:"body_skipped,omitempty"`
 }
 
@@ -62,15 +56,12 @@ func (c *Crawler) record(r *Record) {
 	}
 	tally(r, c.stats.Kinds)
 	c.roots.note(r)
-	if c.budget.list() {
+	if c.listed.keep() {
 		c.records = append(c.records, r)
 	} else {
 		c.records = nil // past ReportURLs: no per-URL report, nothing kept
 	}
-	c.written(r)
-	if c.cfg.Shared != nil {
-		c.cfg.Shared.Settled(r.URL, r)
-	}
+	c.ext.recorded(r)
 	if c.cfg.OnRecord != nil {
 		c.out.call(func() { c.cfg.OnRecord(r) })
 	}
@@ -170,9 +161,6 @@ const (
 	kindRedirect   = "redirect"    // a 3xx with a Location
 	kindHTTPError  = "http_error"  // any other status
 	kindFetchError = "fetch_error" // no answer at all
-
-	kindRobots     = "robots"      // robots.txt could not be read
-	kindRetryAfter = "retry_after" // the host asked for a wait beyond --max_retry_after
 )
 
 // kind classifies a record.
@@ -188,40 +176,24 @@ func (r *Record) kind() string {
 	return kindHTTPError
 }
 
-// errorKind names the kind of a fetch error, for the record and the
-// report's tallies.
-func errorKind(err error) string {
-	var dnsErr *net.DNSError
-	var sysErr *os.SyscallError
-	var tlsErr *http1.TLSError
-	switch {
-	case errors.Is(err, future.ErrCancelled):
-		return "cancelled"
-	case errors.Is(err, http1.ErrTimeout):
-		return "timeout"
-	case errors.As(err, &dnsErr):
-		return "dns"
-	case netpoll.IsRefused(err):
-		return "refused"
-	case netpoll.IsReset(err):
-		return "reset"
-	case errors.As(err, &tlsErr) && tlsErr.Certificate():
-		return "certificate"
-	case errors.As(err, &tlsErr):
-		return "tls"
-	case errors.Is(err, http1.ErrBodyTooLarge), errors.Is(err, http1.ErrHeaderTooLarge):
-		return "too_large"
-	case errors.Is(err, http1.ErrTruncated):
-		return "truncated"
-	case errors.Is(err, http1.ErrProtocol), errors.Is(err, http1.ErrUnsupportedCoding):
-		return "protocol"
-	case errors.Is(err, http1.ErrUnsupportedURL):
-		return "unsupported"
-	case errors.As(err, &sysErr):
-		return "network"
-	}
-	return "other"
+// reportList counts the records and disallowed URLs kept for the per-URL
+// report, over every loop of the crawl: the report lists every URL while
+// there are at most Config.ReportURLs of them, and none past that.
+type reportList struct {
+	kept  atomic.Int64
+	limit int64
 }
+
+// keep says whether one more may be kept.
+func (l *reportList) keep() bool {
+	if l.kept.Load() > l.limit {
+		return false
+	}
+	return l.kept.Add(1) <= l.limit
+}
+
+// complete says whether the report lists every URL: nothing was let go.
+func (l *reportList) complete() bool { return l.kept.Load() <= l.limit }
 
 // Attempt is one request the crawler made: which URL, which try, when it
 // had joined its host's queue, and — from the HTTP client's Trace — the

@@ -41,7 +41,7 @@ type view struct {
 
 func (c *Crawler) view() view {
 	return view{cfg: c.cfg, roots: c.rootURLs, records: c.records, disallowed: c.disallowed,
-		listed: c.budget.listing(), watch: c.roots, stats: c.Stats(), todo: c.Todo(), elapsed: c.Elapsed()}
+		listed: c.listed.complete(), watch: c.roots, stats: c.Stats(), todo: c.Todo(), elapsed: c.Elapsed()}
 }
 
 func (c view) report(w io.Writer) {
@@ -57,7 +57,7 @@ func (c view) report(w io.Writer) {
 			fmt.Fprintln(w, printable.Escape(reportLine(r)))
 		}
 	} else {
-		fmt.Fprintf(w, "(%d urls: a line per url is listed for crawls of at most %d (--report_urls); -o FILE writes every record)\n",
+		fmt.Fprintf(w, "(%d urls: a line per url is listed for crawls of at most %d; the JSON Lines output has every record)\n",
 			c.stats.Done, c.cfg.ReportURLs)
 	}
 	speed := 0.0
@@ -148,10 +148,10 @@ func (c *Crawler) Stats() Stats {
 	s := c.stats
 	s.Filtered = maps.Clone(c.stats.Filtered)
 	s.Kinds = maps.Clone(c.stats.Kinds)
-	s.ParsedOffLoop, s.ParseBacklogPeak = int(c.parser.offLoop.Load()), int(c.parser.peak.Load())
+	s.ParsedOffLoop, s.ParseBacklogPeak = c.parser.stats()
 	s.Queued = c.front.Queued()
 	s.QueuedPeak = c.front.QueuedPeak()
-	s.Spilled = c.overflow.count
+	s.Spilled = c.overflow.left()
 	s.WaitingForHost = c.front.Waiting(c.loop.Time())
 	return s
 }

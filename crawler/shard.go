@@ -4,31 +4,32 @@ import (
 	"hash/maphash"
 	"net/url"
 
-	"loopkit/crawler/urlnorm"
+	"loopkit/crawler/frontier"
 )
 
-// shard is a Crawler's part in a Group: it owns the servers whose names
-// hash to its index — their hosts' queues, gates, connections, robots.txt
-// and seen URLs — and hands the links it finds for other servers to their
-// owners, in batches, once per turn of its loop.
+// shard is a Crawler's part in a Group, and its peers (extension.go): it
+// owns the servers whose names hash to its index — their hosts' queues,
+// gates, connections, robots.txt and seen URLs — and hands the links it
+// finds for other servers to their owners, in batches, once per turn of
+// its loop.
 type shard struct {
+	c        *Crawler
 	index    int
 	group    *Group
 	outbox   [][]link // by shard: links found here for servers another shard owns
-	flushing bool     // a flush is scheduled for this turn of the loop
+	flushing bool     // the outboxes leave at the end of this turn
+	quiet    bool     // it told the Group it had nothing left
 	sent     int      // links handed to other shards
 	received int      // links other shards handed to this one
 
 	lastHost  string // the authority owns last hashed, and its owner
 	lastOwner int
-
-	handed urlnorm.Seen // links handed over from here, each once: 12 bytes each
 }
 
 // link is a found URL on its way to the shard that owns its server.
 type link struct {
-	url              *url.URL
-	redirects, depth int32
+	url *url.URL
+	it  frontier.Item
 }
 
 // ownerSeed makes every Group of a process hash alike: a server's owner
@@ -37,28 +38,27 @@ var ownerSeed = maphash.MakeSeed()
 
 // ownerOf is the shard that owns u's server. Hashing the authority, not
 // the origin, keeps http and https of one server on one loop, so that the
-// server's politeness gate (server.go) stays one gate.
+// server's politeness stays one.
 func ownerOf(u *url.URL, shards int) int {
 	return int(maphash.String(ownerSeed, authority(u)) % uint64(shards))
 }
 
-// shardIndex is the index of c's loop in its Group: 0 on its own.
-func (c *Crawler) shardIndex() int {
-	if c.shard == nil {
-		return 0
+// roots are the roots whose servers this shard owns: each root is added
+// once, by its owner.
+func (s *shard) roots(all []*url.URL) []*url.URL {
+	var mine []*url.URL
+	for _, u := range all {
+		if s.owns(u) {
+			mine = append(mine, u)
+		}
 	}
-	return c.shard.index
+	return mine
 }
 
-// owns says whether this crawler may queue u itself: always, on its own;
-// as a shard, if u's server is its. Most of a page's links point to the
-// page's own server, so the last answer is kept: one string comparison
-// instead of a hash, for each link.
-func (c *Crawler) owns(u *url.URL) bool {
-	s := c.shard
-	if s == nil {
-		return true
-	}
+// owns says whether u's server is this shard's. Most of a page's links
+// point to the page's own server, so the last answer is kept: one string
+// comparison instead of a hash, for each link.
+func (s *shard) owns(u *url.URL) bool {
 	if u.Host != s.lastHost {
 		s.lastHost, s.lastOwner = u.Host, ownerOf(u, len(s.outbox))
 	}
@@ -67,75 +67,75 @@ func (c *Crawler) owns(u *url.URL) bool {
 
 // handOver puts u in the outbox of the shard that owns it. The batch
 // counts as work from its first link on, so that the crawl cannot be over
-// while links are on their way; the flush runs once the callbacks of this
-// turn are done, so one CallSoonThreadsafe carries every link a turn found
-// for a shard.
-func (c *Crawler) handOver(u *url.URL, redirects, depth int) {
-	s := c.shard
-	// Each link is handed over once: the owner's seen set would drop it the
-	// second time anyway, and a link a site repeats on every page would
-	// otherwise cross between the loops as often as it is found.
-	raw := u.String()
-	if !s.handed.Add(raw) {
-		return
-	}
-	if c.journaling() {
-		// The link is journaled here, where the page that found it is:
-		// its page is not over before the link is on disk. Each loop
-		// journals it once; the owner drops duplicates at replay.
-		c.queued(raw, int32(depth), int32(redirects))
-	}
+// while links are on their way; the outboxes leave once the callbacks of
+// this turn are done, so one CallSoonThreadsafe carries every link a turn
+// found for a shard. Each link is handed over once: the finder's seen set
+// (add) keeps it from crossing again each time a page repeats it.
+func (s *shard) handOver(u *url.URL, it frontier.Item) {
 	to := ownerOf(u, len(s.outbox))
 	if len(s.outbox[to]) == 0 {
 		s.group.work.Add(1)
 	}
-	s.outbox[to] = append(s.outbox[to], link{url: u, redirects: int32(redirects), depth: int32(depth)})
+	s.outbox[to] = append(s.outbox[to], link{url: u, it: it})
 	s.sent++
 	if !s.flushing {
 		s.flushing = true
-		c.loop.CallSoon(c.flush)
+		s.c.loop.CallSoon(s.sendOutboxes)
 	}
 }
 
-// flush sends each outbox to its shard's loop.
-func (c *Crawler) flush() {
-	s := c.shard
+// sendOutboxes sends each outbox to its shard's loop.
+func (s *shard) sendOutboxes() {
 	s.flushing = false
 	for to, batch := range s.outbox {
 		if len(batch) == 0 {
 			continue
 		}
 		s.outbox[to] = nil
-		peer := s.group.crawlers[to]
-		if err := peer.loop.CallSoonThreadsafe(func() { peer.receive(batch) }); err != nil {
+		peer := s.group.shards[to]
+		if err := peer.c.loop.CallSoonThreadsafe(func() { peer.receive(batch) }); err != nil {
 			// The peer's loop is closed: it cannot be while the crawl runs,
 			// since the crawl is not over while this batch counts as work.
-			c.notice("crawler: links for another loop were lost: " + err.Error())
+			s.c.notice("crawler: links for another loop were lost: " + err.Error())
 			s.group.settle()
 		}
 	}
 }
 
-// receive queues the links another shard found for this one's servers,
-// through the filters only the owner can apply (seen, per-host caps).
-func (c *Crawler) receive(batch []link) {
-	c.shard.received += len(batch)
-	for _, l := range batch {
-		if reason := c.ownedFilter(l.url); reason != "" {
-			c.stats.Filtered[reason]++
-			continue
+// receiveSlice is the most links a loop takes in from a batch in one
+// callback. A turn can find thousands of links for another loop; taken
+// in at once, they would hold that loop's every connection up for tens
+// of milliseconds. The rest wait for the next turn, after the I/O.
+const receiveSlice = 256
+
+// receive takes in the links another shard found for this one's servers:
+// those new to this shard enter its frontier (todo.go), a slice per turn.
+func (s *shard) receive(batch []link) {
+	n := min(len(batch), receiveSlice)
+	s.received += n
+	for _, l := range batch[:n] {
+		if s.c.seen.Add(l.it.URL) {
+			s.c.enter(l.url, l.it)
 		}
-		c.add(l.url, int(l.redirects), int(l.depth), false)
 	}
-	c.shard.group.settle() // after the enqueues: the shard is awake by now if it got work
+	if n < len(batch) {
+		s.c.loop.CallSoon(func() { s.receive(batch[n:]) })
+		return
+	}
+	s.group.settle() // after the enqueues: the shard is awake by now if it got work
 }
 
-// quiet is the frontier's word that this shard has nothing left (true),
-// or has again (false).
-func (c *Crawler) quiet(nothing bool) {
+// idle is the frontier's word that this shard has nothing left (true), or
+// has again (false). The Group ends the crawl when every shard is idle
+// and no link is on its way.
+func (s *shard) idle(nothing bool) {
+	if nothing == s.quiet {
+		return
+	}
+	s.quiet = nothing
 	if nothing {
-		c.shard.group.settle()
+		s.group.settle()
 	} else {
-		c.shard.group.work.Add(1)
+		s.group.work.Add(1)
 	}
 }

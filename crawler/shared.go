@@ -5,76 +5,84 @@ import (
 	"time"
 
 	"loopkit/crawler/frontier"
-	"loopkit/crawler/robots"
 	"loopkit/task"
 )
 
-// Shared is a crawl shared with other processes, through a server they
-// all reach (package crawler/fleet, on Redis). Its methods are called on
-// the crawler's loop; it calls the Crawler's Offer, KnowRobots,
-// HoldServer, Drop and End, on the loop too.
-type Shared interface {
-	// Start is called as Crawl starts, before the roots are found.
-	Start(c *Crawler)
-	// Found hears of each URL that passed this crawler's filters and that
-	// it had not seen: a root, a link, a redirect's target. It is not
-	// queued here; the fleet queues it where it belongs, and offers it to
-	// the process whose it is to fetch.
-	Found(url string, depth, redirects int32)
-	// Settled hears that an offered URL reached its end: its record, or
-	// nil if it was dropped unfetched (robots.txt disallowed it).
-	Settled(url string, r *Record)
-	// Robots and Hold hear of politeness state the fleet keeps with the
-	// host, for whichever process works it next.
-	Robots(origin string, body []byte, until time.Time)
-	Hold(authority string, until time.Time)
-	// Finish is called as Crawl ends, in its task, when no job runs any
-	// more: the fleet writes what it has and gives its hosts back.
-	Finish(y task.Yield)
+// sharedCrawl adapts a Shared crawl (Config.Shared; package crawler/fleet) to
+// the crawler's seam: it is the crawl's peers, since every URL this
+// process finds goes to the fleet, which offers it to whichever process
+// holds its host; and it is an extension, since the fleet keeps what the
+// crawl did — settled pages, robots.txt, Retry-After — for the other
+// processes. The fleet calls back with Offer, KnowRobots, HoldServer,
+// Drop and End, below.
+type sharedCrawl struct {
+	c *Crawler
+	s Shared
 }
 
-// Offer queues a URL the fleet gives this process to fetch. It passes no
-// filter (the process that found it applied them) but robots.txt, and no
-// seen set (the fleet's is the crawl's).
+// As the crawl's peers:
+
+func (f sharedCrawl) roots(all []*url.URL) []*url.URL { return all } // the fleet's seen set keeps one of each
+func (f sharedCrawl) owns(*url.URL) bool              { return false }
+
+func (f sharedCrawl) handOver(u *url.URL, it frontier.Item) {
+	f.s.Found(it.URL, it.Depth, it.Redirects)
+}
+
+// idle: this process having nothing left is not the end, as the fleet
+// may offer more. It ends when the fleet says (End), or when it was
+// stopped here and nothing runs.
+func (f sharedCrawl) idle(nothing bool) {
+	if nothing && f.c.front.Stopped() {
+		f.c.end()
+	}
+}
+
+// As an extension:
+
+func (f sharedCrawl) started()             { f.s.Start(f.c) }
+func (f sharedCrawl) queued(frontier.Item) {} // handOver tells the fleet
+func (f sharedCrawl) recorded(r *Record)   { f.s.Settled(r.URL, r) }
+func (f sharedCrawl) dropped(url string)   { f.s.Settled(url, nil) }
+func (f sharedCrawl) jobEnds(task.Yield)   {}
+func (f sharedCrawl) abandon() error       { return nil }
+func (f sharedCrawl) finish(y task.Yield) error {
+	f.s.Finish(y)
+	return nil
+}
+
+func (f sharedCrawl) robotsLearnt(origin string, body []byte, until time.Time) {
+	f.s.Robots(origin, body, until)
+}
+
+func (f sharedCrawl) serverHeld(authority string, until time.Time) { f.s.Hold(authority, until) }
+
+// Offer makes a URL the fleet gives this process to fetch its to do. It
+// passes no filter (the process that found it applied them) and no seen
+// set (the fleet's is the crawl's), but it enters as any URL does: its
+// host's share counted, robots.txt applied.
 func (c *Crawler) Offer(raw string, depth, redirects int32) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		c.cfg.Shared.Settled(raw, nil) // unreachable: URLs are normalized
+		c.ext.dropped(raw) // unreachable: URLs are normalized
 		return
 	}
-	h := c.host(u)
-	it := frontier.Item{URL: raw, Redirects: redirects, Depth: depth}
-	switch {
-	case h.failure != "":
-		c.recordHostFailure(h, it)
-	case h.rules != nil && !c.robotsAllow(h, raw):
-	default:
-		c.front.Push(h.host, it, c.loop.Time())
-		c.dispatch()
-	}
+	c.enter(u, frontier.Item{URL: raw, Redirects: redirects, Depth: depth})
 }
 
-// KnowRobots applies a host's robots.txt kept by the fleet, until until:
-// the host's gate is open, as if it had been fetched here.
+// KnowRobots gives a host the robots.txt the fleet kept for it, until
+// until: the host's gate is open, as if it had been fetched here.
 func (c *Crawler) KnowRobots(origin string, body []byte, until time.Time) {
-	u, err := url.Parse(origin + "/")
-	if err != nil || c.cfg.NoRobots {
-		return
+	if u, err := url.Parse(origin + "/"); err == nil {
+		c.learnRobots(c.host(u), body, until)
 	}
-	h := c.host(u)
-	h.rules = robots.Parse(body, productToken(c.cfg.UserAgent))
-	if d, ok := h.rules.CrawlDelay(); ok {
-		c.front.SetDelay(h.host, min(d, c.cfg.MaxCrawlDelay))
-	}
-	c.front.Open(h.host, c.loop.Time()+time.Until(until), func(it frontier.Item) bool { return c.robotsAllow(h, it.URL) })
-	c.dispatch()
 }
 
 // HoldServer holds back a server, as a Retry-After heard by another
 // process asked.
 func (c *Crawler) HoldServer(authority string, until time.Time) {
 	if u, err := url.Parse("http://" + authority + "/"); err == nil {
-		c.front.HoldUntil(c.host(u).host, c.loop.Time()+time.Until(until))
+		c.holdServer(c.host(u), until)
 	}
 }
 
@@ -97,4 +105,4 @@ func (c *Crawler) Drop(drop func(origin string) bool) {
 }
 
 // End ends a shared crawl: the fleet says nothing is left anywhere.
-func (c *Crawler) End() { c.finishShard() }
+func (c *Crawler) End() { c.end() }

@@ -2,6 +2,7 @@ package crawler
 
 import (
 	"context"
+	"path/filepath"
 
 	"loopkit/crawler/frontier"
 	"loopkit/crawler/journal"
@@ -29,8 +30,23 @@ import (
 // grows before it is written.
 var spillChunk = 1024 // a variable only so a test can make chunks small
 
+// overflow is one loop's URLs on disk.
+type overflow struct {
+	c     *Crawler
+	store *store
+	dir   string // the spill directory: the state directory's spill/, or a temporary one
+	spill *journal.Spill
+	hosts map[*frontier.Host]*hostSpill // the hosts that spilled and have not caught up
+
+	count  int   // URLs spilled and not back: still to do
+	peak   int   // the most ever spilled at once
+	onDisk int   // chunk writes and reads on their way
+	told   int64 // this loop's queue in memory, as last told the budget (budget.go)
+}
+
 // hostSpill is a host's URLs on disk, and its tail.
 type hostSpill struct {
+	policy  *hostPolicy
 	chunks  []*chunk
 	tail    []journal.Spilled
 	reading bool // its first chunk is being read
@@ -42,144 +58,143 @@ type chunk struct {
 	written *future.Future[struct{}]
 }
 
-// overflow is the crawl's spilled URLs, for one loop.
-type overflow struct {
-	spill *journal.Spill
-	count int // URLs spilled and not back: still to do
-	peak  int // the most ever spilled at once
-	busy  int // chunk writes and reads on their way
+func newOverflow(c *Crawler, s *store) *overflow {
+	o := &overflow{c: c, store: s, hosts: make(map[*frontier.Host]*hostSpill)}
+	if c.cfg.State != "" {
+		o.dir = filepath.Join(c.cfg.State, "spill")
+	}
+	return o
 }
 
-// spillNeeded says whether a URL for h goes to disk: h has spilled already
-// and not caught up, or the crawl's queue is over its memory and h's is
-// one of the long ones.
-func (c *Crawler) spillNeeded(h *hostPolicy) bool {
-	if h.spilled != nil {
-		return true
-	}
-	limit := c.cfg.QueueMemory
-	if limit <= 0 || c.budget.queuedInMemory(c) < int64(limit) {
+// left is how many URLs wait on disk: to do.
+func (o *overflow) left() int { return o.count }
+
+// busy says whether URLs wait on disk or on their way to it.
+func (o *overflow) busy() bool { return o.count > 0 || o.onDisk > 0 }
+
+// takes puts it on disk, rather than in h's queue in memory, if h has
+// spilled already and not caught up, or the crawl's queue is over its
+// memory and h's is one of the long ones. It reports whether it did.
+func (o *overflow) takes(h *hostPolicy, it frontier.Item) bool {
+	s := o.hosts[h.host]
+	if s == nil && !o.full(h) {
 		return false
 	}
-	// A host whose queue is short stays in memory, so that it has work
-	// while a chunk of its is read back; the rest go to disk. So memory
-	// holds at most QueueMemory URLs, plus half a chunk per host.
+	if err := o.open(); err != nil {
+		o.store.stopCrawl(o.c, spillError{err})
+		return true // not lost: the crawl stops, and it is to do
+	}
+	if s == nil {
+		s = &hostSpill{policy: h}
+		o.hosts[h.host] = s
+	}
+	s.tail = append(s.tail, journal.Spilled{URL: it.URL, Depth: it.Depth, Redirects: it.Redirects})
+	o.count++
+	o.peak = max(o.peak, o.count)
+	if len(s.tail) >= spillChunk {
+		o.writeChunk(s)
+	}
+	return true
+}
+
+// full says whether the crawl's queue is over its memory and h's queue is
+// a long one. A host whose queue is short stays in memory, so that it has
+// work while a chunk of its is read back; so memory holds at most
+// QueueMemory URLs, plus half a chunk per host.
+func (o *overflow) full(h *hostPolicy) bool {
+	limit := o.c.cfg.QueueMemory
+	if limit <= 0 || o.c.budget.queuedInMemory(o.c) < int64(limit) {
+		return false
+	}
 	return h.host.Queued() >= spillChunk/2
 }
 
-// spillURL puts it in h's tail, and writes the tail as a chunk when full.
-func (c *Crawler) spillURL(h *hostPolicy, it frontier.Item) error {
-	if err := c.openSpill(); err != nil {
-		return err
-	}
-	if h.spilled == nil {
-		h.spilled = &hostSpill{}
-	}
-	s := h.spilled
-	s.tail = append(s.tail, journal.Spilled{URL: it.URL, Depth: it.Depth, Redirects: it.Redirects})
-	c.overflow.count++
-	c.overflow.peak = max(c.overflow.peak, c.overflow.count)
-	if len(s.tail) >= spillChunk {
-		c.writeChunk(s)
-	}
-	return nil
-}
-
-func (c *Crawler) openSpill() error {
-	if c.overflow.spill != nil {
+func (o *overflow) open() error {
+	if o.spill != nil {
 		return nil
 	}
-	sp, err := c.store.openSpill(c.cfg.spillDir())
+	sp, err := o.store.openSpill(o.dir)
 	if err != nil {
 		return err
 	}
-	c.overflow.spill = sp
+	o.spill = sp
 	return nil
 }
 
 // writeChunk hands s's tail to the executor as a chunk.
-func (c *Crawler) writeChunk(s *hostSpill) {
+func (o *overflow) writeChunk(s *hostSpill) {
 	urls := s.tail
 	s.tail = nil
-	sp := c.overflow.spill
+	sp := o.spill
 	ch := &chunk{name: sp.Name(), n: len(urls)}
-	c.overflow.busy++
-	f := loop.RunInExecutor(c.loop, func(context.Context) (struct{}, error) { return struct{}{}, sp.Write(ch.name, urls) })
+	o.onDisk++
+	f := loop.RunInExecutor(o.c.loop, func(context.Context) (struct{}, error) { return struct{}{}, sp.Write(ch.name, urls) })
 	ch.written = f
 	s.chunks = append(s.chunks, ch)
 	f.OnDone(func() {
-		c.overflow.busy--
+		o.onDisk--
 		if err := f.Err(); err != nil {
-			c.storeFailed(fmtSpill(err))
+			o.store.stopCrawl(o.c, spillError{err})
 		}
 	})
 }
 
-// refill brings h's next URLs back from disk when its queue in memory
-// runs low: its first chunk, once written, then read; or, with no chunk
-// left, its tail, and h has caught up. A host given up has its spilled
-// URLs read back and recorded with why, all of them.
-func (c *Crawler) refill(h *hostPolicy) {
-	s := h.spilled
-	if s == nil || s.reading || h.host.Queued() >= spillChunk/2 {
+// refill brings a host's next URLs back from disk when its queue in
+// memory runs low: its first chunk, once written, then read; or, with no
+// chunk left, its tail, and the host has caught up. Each URL comes back
+// through the screen (todo.go): a host given up meanwhile has them
+// recorded with why, all of them, and robots.txt, known by now, may
+// refuse some.
+func (o *overflow) refill(fh *frontier.Host) {
+	s := o.hosts[fh]
+	if s == nil || s.reading || fh.Queued() >= spillChunk/2 {
 		return
 	}
 	if len(s.chunks) == 0 {
-		for _, u := range s.tail {
-			c.back(h, u)
-		}
-		c.overflow.count -= len(s.tail)
-		h.spilled = nil
-		c.dispatch()
+		o.putBack(s, s.tail)
+		delete(o.hosts, fh)
+		o.c.dispatch()
 		return
 	}
 	ch := s.chunks[0]
 	s.reading = true
-	c.overflow.busy++
-	sp := c.overflow.spill
+	o.onDisk++
+	sp := o.spill
 	ch.written.OnDone(func() {
-		f := loop.RunInExecutor(c.loop, func(context.Context) ([]journal.Spilled, error) { return sp.Read(ch.name) })
+		f := loop.RunInExecutor(o.c.loop, func(context.Context) ([]journal.Spilled, error) { return sp.Read(ch.name) })
 		f.OnDone(func() {
-			c.overflow.busy--
+			o.onDisk--
 			s.reading = false
 			urls, err := f.Result()
 			if err != nil {
-				c.storeFailed(fmtSpill(err))
+				o.store.stopCrawl(o.c, spillError{err})
 				return
 			}
 			s.chunks = s.chunks[1:]
-			for _, u := range urls {
-				c.back(h, u)
-			}
-			c.overflow.count -= len(urls)
-			c.refill(h) // the tail, if that was the last chunk
-			c.dispatch()
+			o.putBack(s, urls)
+			o.refill(fh) // the tail, if that was the last chunk
+			o.c.dispatch()
 		})
 	})
 }
 
-// back returns a spilled URL to h's queue — or records it, if h was
-// given up meanwhile, or drops it, if h's robots.txt, known since it was
-// spilled, disallows it.
-func (c *Crawler) back(h *hostPolicy, u journal.Spilled) {
-	it := frontier.Item{URL: u.URL, Depth: u.Depth, Redirects: u.Redirects}
-	switch {
-	case h.failure != "":
-		c.recordHostFailure(h, it)
-	case h.rules != nil && !c.robotsAllow(h, u.URL):
-	default:
-		c.front.Push(h.host, it, c.loop.Time())
+// putBack returns spilled URLs to their host's queue, through the screen.
+// While they come back, the host is not refilled again (each push may
+// dispatch, and a dispatch refills): its tail must not overtake them.
+func (o *overflow) putBack(s *hostSpill, urls []journal.Spilled) {
+	o.count -= len(urls)
+	s.reading = true
+	for _, u := range urls {
+		it := frontier.Item{URL: u.URL, Depth: u.Depth, Redirects: u.Redirects}
+		if o.c.screen(s.policy, it) {
+			o.c.push(s.policy, it)
+		}
 	}
+	s.reading = false
 }
 
-// spilledWork says whether URLs wait on disk or on their way to it.
-func (c *Crawler) spilledWork() bool { return c.overflow.count > 0 || c.overflow.busy > 0 }
-
-func fmtSpill(err error) error {
-	return &spillError{plainly(err)}
-}
-
+// spillError is a failure of the queue's overflow on disk.
 type spillError struct{ err error }
 
-func (e *spillError) Error() string { return "the queue's overflow on disk: " + e.err.Error() }
-func (e *spillError) Unwrap() error { return e.err }
+func (e spillError) Error() string { return "the queue's overflow on disk: " + plainly(e.err).Error() }
+func (e spillError) Unwrap() error { return e.err }

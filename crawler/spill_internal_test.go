@@ -173,8 +173,8 @@ func TestResumeWithMoreToDoThanQueueMemory(t *testing.T) {
 	c.Close()
 
 	second := crawlInternal(t, cfg)
-	if !second.store.resumed || second.overflow.peak == 0 {
-		t.Fatalf("resumed %v, spilled at most %d: want a resumed crawl whose replay spilled", second.store.resumed, second.overflow.peak)
+	if !storeOf(second).resumed || second.overflow.peak == 0 {
+		t.Fatalf("resumed %v, spilled at most %d: want a resumed crawl whose replay spilled", storeOf(second).resumed, second.overflow.peak)
 	}
 	b, err := os.ReadFile(cfg.Output)
 	if err != nil {

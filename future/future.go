@@ -103,6 +103,13 @@ func (f *Future[T]) Init(s Scheduler) {
 // Done reports whether the future has a result, an error, or was cancelled.
 func (f *Future[T]) Done() bool { return f.state != pending }
 
+// Settled reports whether f is done and every callback added to it has
+// run: nothing in the loop's ready queue points at f any more, and no
+// callback of f's will be called again. Only then may the record f lives
+// in be handed to new work (a free list, as crawler/http1's Reply.Release
+// does); before, a callback still to run would see the new work.
+func (f *Future[T]) Settled() bool { return f.state != pending && f.added == 0 }
+
 // Cancelled reports whether the future was cancelled.
 func (f *Future[T]) Cancelled() bool { return f.state == cancelled }
 

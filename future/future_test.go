@@ -136,3 +136,40 @@ func TestSetErrorNilPanics(t *testing.T) {
 	}()
 	f.SetError(nil)
 }
+
+// Settled is false while a callback is still to run, however done the
+// future is: a record handed to new work then would be seen by it.
+func TestSettledWaitsForEveryCallback(t *testing.T) {
+	q := &queue{}
+	f := future.New[int](q)
+	if f.Settled() {
+		t.Fatal("a pending future is settled")
+	}
+	f.OnDone(func() {})
+	f.OnDone(func() {})
+	f.SetResult(1)
+	if f.Settled() {
+		t.Fatal("settled with two callbacks still to run")
+	}
+	q.fns[0]()
+	if f.Settled() {
+		t.Fatal("settled with one callback still to run")
+	}
+	q.fns[1]()
+	if !f.Settled() {
+		t.Fatal("not settled once every callback ran")
+	}
+	f.OnDone(func() {}) // added late: scheduled, so not settled again until it runs
+	if f.Settled() {
+		t.Fatal("settled with a late callback still to run")
+	}
+	q.fns[2]()
+	if !f.Settled() {
+		t.Fatal("not settled once the late callback ran")
+	}
+	g := future.New[int](q)
+	g.Cancel()
+	if !g.Settled() {
+		t.Fatal("a done future with no callback is not settled")
+	}
+}

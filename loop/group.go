@@ -46,6 +46,13 @@ type GroupOptions struct {
 	// a loop on one thread, and that thread busy with nothing else; it
 	// does not pin the thread to a CPU. Whether it pays is a measurement,
 	// not an assumption: docs/tutorial.md ("Waiting and computing") has it.
+	//
+	// A coroutine made on a locked goroutine can be switched to only
+	// from that goroutine's thread (the runtime kills the process
+	// otherwise), and the thread is let go when fn returns. So with
+	// LockOSThread, Run closes each loop as its fn returns, on its own
+	// goroutine, stopping its tasks there; Close then has nothing left
+	// to do, and a locked group runs once.
 	LockOSThread bool
 }
 
@@ -102,6 +109,9 @@ func (g *Group) Run(fn func(i int, l *Loop) error) error {
 				defer runtime.UnlockOSThread()
 			}
 			errs[i] = runGuarded(i, l, fn)
+			if g.lock { // while still on the thread its coroutines belong to
+				errs[i] = errors.Join(errs[i], l.Close())
+			}
 		}()
 	}
 	wg.Wait()

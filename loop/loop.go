@@ -75,6 +75,7 @@ type Loop struct {
 	executor executor
 
 	closers map[future.Runner]struct{} // to run at Close: OnClose, AddCloser
+	values  map[any]any                // the layers above's own (values.go)
 
 	pollsSkipped int // busy turns in a row that skipped the poll; see runOnce
 

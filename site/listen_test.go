@@ -71,21 +71,27 @@ func TestHostsRetryOnCollision(t *testing.T) {
 	var grabbed []net.Listener
 	defer func() { closeAll(grabbed) }()
 	// collide takes, for real, the second port of the first `times` runs just before
-	// listenHosts asks for it. A run starts with a port that does not follow the last.
+	// listenHosts asks for it. A run is what listenFrom does: it stops at its first
+	// failed listen, so a run starts with the first call and after every failure.
+	// (Not "a port that does not follow the last": a random run can start right
+	// after the last one, on a port grabbed or in use by someone else, and that run
+	// would go uncounted.) A port the machine already uses fails a run for real:
+	// it is counted, as listenHosts counts it.
 	collide := func(times int) listenFunc {
 		attempts = 0
-		last := -1
+		newRun, first := true, 0
 		return func(network, addr string) (net.Listener, error) {
 			port := portOf(addr)
-			if port != last+1 {
+			if newRun {
 				attempts++
-			} else if attempts <= times {
+				first = port
+			} else if port == first+1 && attempts <= times {
 				if ln, err := net.Listen(network, addr); err == nil {
 					grabbed = append(grabbed, ln)
 				}
 			}
-			last = port
 			ln, err := net.Listen(network, addr)
+			newRun = err != nil
 			if err != nil {
 				return nil, err
 			}

@@ -1,6 +1,7 @@
 package task_test
 
 import (
+	"runtime"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -92,3 +93,17 @@ func guard(t *testing.T, l *loop.Loop) (disarm func()) {
 }
 
 var aGuardFired atomic.Bool
+
+// noGoroutineLeft fails t unless the goroutines are back to before
+// within a few seconds: a closed loop's coroutines end as it closes, but
+// the runtime takes a moment to count them gone.
+func noGoroutineLeft(t *testing.T, before int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Fatalf("goroutines: %d before, %d after Close", before, n)
+	}
+}

@@ -14,6 +14,10 @@
 //   - when f completes, the loop runs step, which resumes the coroutine, and
 //     Await returns f's result.
 //
+// A coroutine is not thrown away when its body returns: it parks, and the
+// loop's next Spawn runs its body on it (worker.go). A task spawned per
+// request so costs two allocations, not nine.
+//
 // The single-owner rule: only the loop's goroutine resumes coroutines. Spawn
 // and Cancel must be called on the loop (from a callback or another task);
 // from elsewhere, post them with CallSoonThreadsafe. The loop does not lock
@@ -30,7 +34,6 @@ package task
 import (
 	"errors"
 	"fmt"
-	"iter"
 	"runtime/debug"
 
 	"loopkit/future"
@@ -56,9 +59,11 @@ type Task[T any] struct {
 // coro is the part of a task that does not depend on its result type, so
 // that Yield can point at it.
 type coro struct {
-	loop    *loop.Loop
-	next    func() (future.Waitable, bool)
-	stop    func()
+	loop *loop.Loop
+	// w is the coroutine the body runs on, from the loop's pool of
+	// parked ones (worker.go), from its first step to its end.
+	w       *worker
+	pool    *pool
 	waiting future.Waitable // what the body awaits now (asyncio's _fut_waiter)
 	// cancelPending: Cancel was called and the body has not been told
 	// yet (asyncio's _must_cancel). step tells it at the next resume.
@@ -120,19 +125,21 @@ func (t *Task[T]) step() {
 	if t.result.Done() {
 		return
 	}
-	if t.next == nil {
+	if t.w == nil {
 		if t.cancelPending { // cancelled before it ever ran
 			t.finish(*new(T), future.ErrCancelled)
 			return
 		}
-		t.next, t.stop = iter.Pull(t.run)
+		t.pool = poolOf(t.loop)
+		t.w = t.pool.take()
+		t.w.job = t
 	}
 	if t.cancelPending {
 		t.cancelPending = false
 		t.resumeErr = future.ErrCancelled
 	}
-	w, running := t.next()
-	if !running {
+	w, running := t.w.next()
+	if !running || w == nil { // nil: the body returned, and its worker is parked
 		t.finish(t.value, t.err)
 		return
 	}
@@ -180,9 +187,10 @@ func (t *Task[T]) wakeup() {
 	t.step()
 }
 
-// run is the coroutine: it calls the body and keeps its outcome. A panic is
-// caught here, inside the coroutine, where its stack is still intact.
-func (t *Task[T]) run(yield func(future.Waitable) bool) {
+// runBody calls the body on its worker's coroutine and keeps its outcome.
+// A panic is caught here, inside the coroutine, where its stack is still
+// intact; the worker goes on to its next body.
+func (t *Task[T]) runBody(yield func(future.Waitable) bool) {
 	defer func() {
 		if p := recover(); p != nil {
 			if p == errStopped {
@@ -203,8 +211,9 @@ func (t *Task[T]) run(yield func(future.Waitable) bool) {
 // that returns another error keeps it: that says more than "cancelled".
 func (t *Task[T]) finish(v T, err error) {
 	t.loop.RemoveCloser((*closer[T])(t))
-	if t.stop != nil {
-		t.stop()
+	if t.w != nil {
+		t.pool.put(t.w) // the body is over: its coroutine serves the next task
+		t.w = nil
 	}
 	switch {
 	case errors.Is(err, future.ErrCancelled):
@@ -224,8 +233,9 @@ func (t *Task[T]) stopOnClose() {
 	if t.result.Done() {
 		return
 	}
-	if t.stop != nil {
-		t.stop()
+	if t.w != nil {
+		t.w.stop() // the body unwinds (Yield.suspend), and the coroutine ends
+		t.w = nil
 	}
 	t.result.SetError(loop.ErrClosed)
 }

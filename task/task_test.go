@@ -160,13 +160,7 @@ func TestClosingTheLoopStopsSuspendedTasks(t *testing.T) {
 			t.Fatalf("a task survived its loop: done %v err %v", tk.Done(), tk.Err())
 		}
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before {
-		t.Fatalf("goroutines: %d before, %d after Close", before, n)
-	}
+	noGoroutineLeft(t, before)
 }
 
 func TestPauseLetsOtherCallbacksRun(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 
 // Config is one invocation of the benchmark.
 type Config struct {
-	Scenarios []string // "S1".."S7"; empty means all
+	Scenarios []string // "S1".."S9"; empty means all
 	Variants  []string // variant names; empty means all this OS can run
 	// Rounds of S2 [10; quick: 1]; the other scenarios have their own
 	// (see sizes), because their numbers hardly vary, or take long.
@@ -41,7 +41,7 @@ type Config struct {
 
 // ScenarioIDs are all the scenarios, in the order they run: S6 comes
 // after S2, whose capacities set its arrival rates.
-var ScenarioIDs = []string{"S1", "S2", "S3", "S4", "S5", "S6", "S7"}
+var ScenarioIDs = []string{"S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9"}
 
 // Check fills in defaults and rejects unknown names and impossible values.
 func (c *Config) Check() error {
@@ -50,9 +50,11 @@ func (c *Config) Check() error {
 		if c.Quick {
 			// perf costs a third of a second a run, twenty runs: a smoke run
 			// counts system calls only when asked to (-scenarios S5).
-			c.Scenarios = slices.DeleteFunc(slices.Clone(ScenarioIDs), func(s string) bool { return s == "S5" })
+			c.Scenarios = slices.DeleteFunc(slices.Clone(ScenarioIDs), func(s string) bool { return s == "S5" || s == "S9" })
 			c.notRun("S5", "system calls per request. A smoke run skips it, because counting them "+
 				"costs a third of a second a run; -scenarios S5 runs it.")
+			c.notRun("S9", "the peers. A smoke run skips it, because it builds colly (bench/peers) "+
+				"and crawls with Scrapy; -scenarios S9 runs it.")
 		}
 	}
 	for _, s := range ScenarioIDs {
@@ -139,6 +141,11 @@ type sizes struct {
 	s7Pages  []int // the sizes of the demo site the real crawler crawls, once each
 	s7Hosts  int   // the hosts the site is split over
 	s7Resume []int // the sizes also killed and resumed
+
+	s8Pages, s8Pairs int
+	s8Hosts          []int
+
+	s9Pages, s9Hosts, s9Rounds int
 }
 
 func sizesFor(quick bool) sizes {
@@ -152,6 +159,8 @@ func sizesFor(quick bool) sizes {
 			s5N: 2000, s5Small: 200, s5C: 16,
 			s6C: 16, s6Rounds: 1, s6Fractions: []float64{0.5},
 			s7Pages: []int{10_000}, s7Hosts: 20, s7Resume: []int{10_000},
+			s8Pages: 2_000, s8Pairs: 1, s8Hosts: []int{1, 20, 200},
+			s9Pages: 2_000, s9Hosts: 20, s9Rounds: 1,
 		}
 	}
 	return sizes{
@@ -172,5 +181,11 @@ func sizesFor(quick bool) sizes {
 		// resumed at 100,000, with a journal and queues that fit in memory,
 		// and at a million, where they do not.
 		s7Pages: []int{10_000, 100_000, 1_000_000}, s7Hosts: 20, s7Resume: []int{100_000, 1_000_000},
+		// Five pairs per host count, each run a few seconds: a default that
+		// costs more than a few percent shows in every pair.
+		s8Pages: 30_000, s8Pairs: 5, s8Hosts: []int{1, 20, 200},
+		// The 20,000-page demo over 20 hosts that the peers were first
+		// measured on by hand; three rounds, in a random order each.
+		s9Pages: 20_000, s9Hosts: 20, s9Rounds: 3,
 	}
 }

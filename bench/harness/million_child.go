@@ -45,6 +45,7 @@ type crawlOrder struct {
 	Output string   `json:"output"`          // -o
 	State  string   `json:"state,omitempty"` // --state
 	Poller string   `json:"poller,omitempty"`
+	Loops  int      `json:"loops,omitempty"` // --loops; 0: crawler.DefaultLoops()
 }
 
 // The names of S7's rows: a crawl, a crawl with --state killed
@@ -62,6 +63,19 @@ var crawlVariants = []report.Variant{
 	{Name: resumedVariant, Label: "the same command again", Short: "resumed", Kind: "crawler"},
 }
 
+// The names of S8's rows: the crawl with a loop per processor, and with
+// one.
+const (
+	perCPULoopsVariant = "crawl-loops-per-cpu"
+	oneLoopVariant     = "crawl-loops-1"
+)
+
+// loopsVariants label S8's rows.
+var loopsVariants = []report.Variant{
+	{Name: perCPULoopsVariant, Label: "crawl --loops N, a loop per processor", Short: "per processor", Kind: "crawler"},
+	{Name: oneLoopVariant, Label: "crawl --loops 1", Short: "1 loop", Kind: "crawler"},
+}
+
 // runCrawlChild crawls as o says and prints a report.Sample as JSON.
 func runCrawlChild(stdout io.Writer) error {
 	started := time.Now()
@@ -70,12 +84,16 @@ func runCrawlChild(stdout io.Writer) error {
 		return fmt.Errorf("bad order: %w", err)
 	}
 	_, _ = proc.RaiseFDLimit() // as every variant: if refused, the crawl's errors say so
-	lg, err := loop.NewGroup(crawler.DefaultLoops(), &loop.GroupOptions{Options: loop.Options{Poller: o.Poller, Stats: true}})
+	loops := o.Loops
+	if loops == 0 {
+		loops = crawler.DefaultLoops()
+	}
+	lg, err := loop.NewGroup(loops, &loop.GroupOptions{Options: loop.Options{Poller: o.Poller, Stats: true}})
 	if err != nil {
 		return err
 	}
 	defer lg.Close()
-	run := &report.CrawlRun{}
+	run := &report.CrawlRun{Loops: loops}
 	var mu sync.Mutex // notices come from NewGroup, then from the loops
 	cfg := crawler.Config{Roots: o.Roots, Output: o.Output, State: o.State, MaxTasks: crawlMaxTasks, ReportURLs: -1,
 		OnNotice: func(msg string) {

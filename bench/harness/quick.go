@@ -91,6 +91,10 @@ func lookAt(m report.Meta, s *report.Scenario, c *report.Case) string {
 			"The slowest 1 % is where a scheduler's stalls show.")
 	case "S7":
 		return millionLookAt(s)
+	case "S8":
+		return "A loop per processor's wall and CPU over one loop's, pair by pair: where a second loop costs more than 1× wall or 1.05× CPU, the default should be one loop."
+	case "S9":
+		return "CPU per page of each crawler over loopkit's, peak RSS, and whether each fetched exactly the site's URL set."
 	}
 	return ""
 }

@@ -55,8 +55,8 @@ func Run(ctx context.Context, cfg Config) (*report.Results, error) {
 	for _, s := range cfg.Skipped {
 		b.logf("not running %s", s)
 	}
-	// S7 starts sites of its own sizes; the others share this one.
-	if slices.ContainsFunc(cfg.Scenarios, func(id string) bool { return id != "S7" }) {
+	// S7, S8 and S9 start sites of their own sizes; the others share this one.
+	if slices.ContainsFunc(cfg.Scenarios, func(id string) bool { return id != "S7" && id != "S8" && id != "S9" }) {
 		b.logf("starting the site (%d pages, GOMAXPROCS=%d); %s", cfg.Pages, b.meta.SiteProcs, b.meta.Pinning)
 		s, err := startSite(cfg.Self, siteOrder{Pages: cfg.Pages}, b.meta.SiteProcs, b.siteCPUs)
 		if err != nil {
@@ -85,6 +85,10 @@ func Run(ctx context.Context, cfg Config) (*report.Results, error) {
 			sc, err = b.latency(ctx)
 		case "S7":
 			sc, err = b.million(ctx)
+		case "S8":
+			sc, err = b.loops(ctx)
+		case "S9":
+			sc, err = b.peers(ctx)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", id, err)
@@ -160,6 +164,12 @@ func (b *bench) makeMeta() report.Meta {
 	}
 	if slices.Contains(b.cfg.Scenarios, "S7") {
 		m.Variants = append(m.Variants, crawlVariants...) // the real crawler's runs, by their labels
+	}
+	if slices.Contains(b.cfg.Scenarios, "S8") {
+		m.Variants = append(m.Variants, loopsVariants...)
+	}
+	if slices.Contains(b.cfg.Scenarios, "S9") {
+		m.Variants = append(m.Variants, peerVariants...)
 	}
 	return m
 }

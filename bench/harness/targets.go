@@ -120,12 +120,12 @@ func costTargets(sc report.Scenario) []report.Target {
 		}
 		a, g := cb.Metrics["allocs"], fair.Metrics["allocs"]
 		out = append(out, judge("S2", c.Label+": allocations per request, loop callbacks",
-			fmt.Sprintf("≤ 8, and fewer than a goroutine per conn's (%s)", report.FormatNumber(g.Median, 1)),
-			a.Median, report.FormatNumber(a.Median, 1), func(x float64) bool { return x <= 8 && x < g.Median }))
+			fmt.Sprintf("≤ 2, and fewer than a goroutine per conn's (%s)", report.FormatNumber(g.Median, 1)),
+			a.Median, report.FormatNumber(a.Median, 1), func(x float64) bool { return x <= 2 && x < g.Median }))
 		if tasks != nil {
 			a := tasks.Metrics["allocs"]
-			out = append(out, judge("S2", c.Label+": allocations per request, loop tasks (a task per request)", "≤ 16",
-				a.Median, report.FormatNumber(a.Median, 1), func(x float64) bool { return x <= 16 }))
+			out = append(out, judge("S2", c.Label+": allocations per request, loop tasks (a task per request)", "≤ 6",
+				a.Median, report.FormatNumber(a.Median, 1), func(x float64) bool { return x <= 6 }))
 		}
 		if r, ok := comparison(sc, c.Label, loopVariant, fairVariant); ok {
 			out = append(out, judge("S2", c.Label+": CPU/req, loop callbacks ÷ goroutine per conn, same HTTP code (paired)",

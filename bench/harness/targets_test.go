@@ -42,10 +42,12 @@ func TestCostTargets(t *testing.T) {
 		sc   report.Scenario
 		met  []bool // callbacks' allocs, tasks' allocs, CPU vs goroutines, CPU vs epoll
 	}{
-		{"all met", s2Case("C = 256", 4, 14, 5, stats.Estimate{Value: 0.97, Lo: 0.95, Hi: 1.02}, stats.Estimate{Value: 1.15}),
+		{"all met", s2Case("C = 256", 1, 4, 3, stats.Estimate{Value: 0.97, Lo: 0.95, Hi: 1.02}, stats.Estimate{Value: 1.15}),
 			[]bool{true, true, true, true}},
-		{"none met", s2Case("C = 64", 4, 17, 3, stats.Estimate{Value: 0.99, Lo: 0.9, Hi: 1.08}, stats.Estimate{Value: 1.25}),
+		{"none met", s2Case("C = 64", 2, 7, 2, stats.Estimate{Value: 0.99, Lo: 0.9, Hi: 1.08}, stats.Estimate{Value: 1.25}),
 			[]bool{false, false, false, false}},
+		{"few, but not fewer than the goroutine", s2Case("C = 64", 2, 6, 1.5, stats.Estimate{Value: 0.97, Lo: 0.95, Hi: 1.02}, stats.Estimate{Value: 1.15}),
+			[]bool{false, true, true, true}},
 	} {
 		got := costTargets(tc.sc)
 		if len(got) != len(tc.met) {
@@ -58,7 +60,7 @@ func TestCostTargets(t *testing.T) {
 		}
 	}
 	// The case with the client on every processor is not judged.
-	if got := costTargets(s2Case("C = 64, the client on all 2 processors", 4, 14, 5, stats.Estimate{Value: 1}, stats.Estimate{Value: 1})); len(got) != 0 {
+	if got := costTargets(s2Case("C = 64, the client on all 2 processors", 1, 4, 3, stats.Estimate{Value: 1}, stats.Estimate{Value: 1})); len(got) != 0 {
 		t.Errorf("judged the two-processor case: %+v", got)
 	}
 }

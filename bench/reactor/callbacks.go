@@ -48,6 +48,7 @@ func fetchCallbacks(l *loop.Loop, client *http1.Client, job workload.Job, m *wor
 		inFlight--
 		reply, err := f.Result()
 		m.Count(status(reply), err)
+		release(reply)
 		if m.Next() {
 			start()
 		} else if inFlight == 0 {
@@ -83,6 +84,7 @@ func pacedCallbacks(l *loop.Loop, client *http1.Client, job workload.Job, m *wor
 			} else {
 				m.CountAt(at, status(reply), err)
 			}
+			release(reply)
 			if !pacing && len(pending) == 0 {
 				l.Stop()
 			}
@@ -122,6 +124,7 @@ func crawlCallbacks(l *loop.Loop, client *http1.Client, job workload.Job, m *wor
 				inFlight--
 				reply, err := fut.Result()
 				visit(f, it, reply, err, m)
+				release(reply)
 				pump()
 				if inFlight == 0 {
 					m.SetURLs(f.Fetched())

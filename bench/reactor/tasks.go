@@ -47,6 +47,7 @@ func fetchTasks(y task.Yield, l *loop.Loop, client *http1.Client, job workload.J
 		defer sem.Release()
 		reply, err := client.Get(y, job.URL)
 		m.Count(status(reply), err)
+		release(reply)
 		return 0, nil
 	}
 	for m.Next() {
@@ -78,6 +79,7 @@ func pacedTasks(l *loop.Loop, client *http1.Client, job workload.Job, m *workloa
 			} else {
 				m.CountAt(at, status(reply), err)
 			}
+			release(reply)
 			return 0, nil
 		})
 		alive[t] = true
@@ -130,6 +132,7 @@ func crawlTasks(y task.Yield, l *loop.Loop, client *http1.Client, job workload.J
 			reply, err := client.Get(y, it.URL)
 			busy--
 			visit(f, it, reply, err, m)
+			release(reply)
 			changed.Set()
 		}
 	}

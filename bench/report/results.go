@@ -67,7 +67,7 @@ type Variant struct {
 	Kind  string `json:"kind"`
 }
 
-// Scenario is one of S1–S7: a table with one case per configuration, and
+// Scenario is one of S1–S9: a table with one case per configuration, and
 // the paired comparisons that say what the table means.
 type Scenario struct {
 	ID      string   `json:"id"`

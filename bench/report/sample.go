@@ -94,6 +94,8 @@ type CrawlRun struct {
 	// once it was over (with --state, every run's: the union).
 	Pages int `json:"pages"`
 	Lines int `json:"lines"`
+	// Loops is the event loops the crawl ran on (--loops).
+	Loops int `json:"loops,omitempty"`
 	// StartSeconds is from the process's start to the crawl's start:
 	// opening -o and --state and replaying the journal. CrawlSeconds is
 	// the crawl itself. Both are read in the child.

@@ -1,12 +1,16 @@
 // Command bench runs loopkit's benchmarks: loopkit's HTTP code on the
 // loop (callbacks, tasks) and on goroutines, net/http on the same
 // goroutine schedules, and two hand-written floors, on the demo site, in
-// six scenarios; and the real crawler on the demo site at up to a million
-// pages, killed and resumed (S7). See docs/benchmarks.md for what they
+// six scenarios; the real crawler on the demo site at up to a million
+// pages, killed and resumed (S7); the crawl command's default number of
+// loops against one (S8); and the crawlers a user would pick instead,
+// colly and Scrapy, beside it (S9). See docs/benchmarks.md for what they
 // measure and how to read them.
 //
 //	go run ./cmd/bench                            # everything: most of an hour
 //	go run ./cmd/bench -scenarios S7              # a million pages, killed and resumed: about two minutes
+//	go run ./cmd/bench -scenarios S8              # the default --loops against --loops 1: a few minutes
+//	go run ./cmd/bench -scenarios S9              # the peers: builds colly from bench/peers, runs Scrapy if installed
 //	go run ./cmd/bench -scenarios S2 -rounds 5    # one scenario
 //	go run ./cmd/bench -quick                     # a smoke run of seconds: what to look at, then the tables
 //	go run ./cmd/bench -o docs/bench-results      # also JSON and SVG charts
@@ -46,7 +50,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.SetOutput(stderr)
 	var (
 		cfg       harness.Config
-		scenarios = flags.String("scenarios", "", "comma-separated `list` of scenarios to run: S1,S2,S3,S4,S5,S6,S7 (default all; -quick: all but S5)")
+		scenarios = flags.String("scenarios", "", "comma-separated `list` of scenarios to run: S1,...,S9 (default all; -quick: all but S5 and S9)")
 		variants  = flags.String("variants", "", "comma-separated `list` of variants (default all): "+strings.Join(harness.Names(), ","))
 		out       = flags.String("o", "", "also write results.json, results.md and SVG charts into `dir`")
 		quiet     = flags.Bool("q", false, "no progress on stderr")

@@ -22,7 +22,7 @@ func TestMain(m *testing.M) {
 
 func TestBadUsageExitsWithTwo(t *testing.T) {
 	for _, args := range [][]string{
-		{"-scenarios", "S9"},
+		{"-scenarios", "S10"},
 		{"-variants", "threads"},
 		{"-rounds", "-1"},
 		{"-pin", "sometimes"},

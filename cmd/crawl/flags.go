@@ -24,10 +24,11 @@ type options struct {
 	trace    string // --trace FILE: the loops' turns as JSON Lines (trace.go)
 	events   string // --trace_events FILE.json: the crawl for a trace viewer (traceevents.go)
 	timeline string // --timeline FILE.svg: the loops and every request, a lane each (timeline.go)
+	profile  string // --cpuprofile FILE: a pprof CPU profile of the crawl (profile.go)
 	verbose  int
 	quiet    bool
 	insecure bool
-	loops    int           // --loops: 1 is one loop and one Crawler; more is a crawler.Group (group.go)
+	loops    int           // --loops: the crawler.Group's loops (1: one loop, the plain crawler)
 	redis    string        // --redis: a crawl shared by processes (fleet.go)
 	crawlID  string        // --crawl_id
 	shards   int           // --shards
@@ -109,8 +110,11 @@ func parseFlags(args []string, stdout io.Writer) (*options, []string, error) {
 	fs.StringVar(&o.trace, "trace", "", "write one JSON line per turn of each event loop to `FILE` (see docs/tutorial.md)")
 	fs.StringVar(&o.events, "trace_events", "", "write the crawl as Chrome trace events to `FILE.json`, for Perfetto or chrome://tracing: each loop's turns, waits and callbacks, each connection's requests, the parse workers")
 	fs.StringVar(&o.timeline, "timeline", "", "draw the crawl in `FILE.svg`: a lane per loop (busy, asleep, what woke it), per host (requests in flight), per connection (each request in its phases)")
+	fs.StringVar(&o.profile, "cpuprofile", "", "write a CPU profile of the crawl to `FILE`, for go tool pprof (with no ROOT the demo site's work is in it too)")
 	fs.StringVar(&o.poller, "poller", "", "epoll, kqueue or poll (default: the best this OS has)")
-	fs.IntVar(&o.loops, "loops", crawler.DefaultLoops(), "event loops, one goroutine each; servers are shared out between them by a hash of their names (1: one loop, the simplest)")
+	fs.IntVar(&o.loops, "loops", crawler.DefaultLoops(), "event loops, one goroutine each; servers are shared out between them by a hash of their names "+
+		"(1: one loop, the simplest). The default is one loop on two processors or fewer, where a second loop costs more CPU than it saves "+
+		"(1.4-1.5x the CPU of one at 20 and 200 hosts, measured by go run ./cmd/bench -scenarios S8), else one per processor, at most 8")
 	parseWorkers := fs.Int("parse_workers", runtime.GOMAXPROCS(0), "goroutines that parse pages off the loops (0: every page is parsed on its loop)")
 	fs.IntVar(&o.demo.Pages, "demo_pages", 0, "with no ROOT: pages of the demo site (default 200)")
 	fs.IntVar(&o.demo.Hosts, "demo_hosts", 0, "with no ROOT: split the demo site over this many hosts, on consecutive ports (default 1)")

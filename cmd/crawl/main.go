@@ -77,6 +77,13 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 	}
 	o.cfg.Roots = roots
 
+	stopProfile, err := startCPUProfile(o.profile)
+	if err != nil {
+		fmt.Fprintf(stderr, "crawl: %v\n", err)
+		return 2
+	}
+	defer stopProfile()
+
 	lg, finishLoops, err := newLoops(o, stderr) // trace.go: the loops' stats and --trace
 	if err != nil {
 		fmt.Fprintf(stderr, "crawl: %v\n", err)
@@ -96,7 +103,7 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 		o.cfg.Shared = fl
 	}
 	setOutput(o, stderr)
-	o.cfg.OnNotice = func(msg string) { notice("%s", msg) }
+	o.cfg.OnNotice = func(msg string) { notice("%s", flagWords.Replace(msg)) }
 	defer startTimeline(o, notice)() // timeline.go: --timeline, drawn when the crawl is over
 
 	// One crawl on lg's loops. crawler.Group calls the callbacks set
@@ -104,7 +111,7 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 	// crawler.
 	g, err := crawler.NewGroup(lg, o.cfg)
 	if err != nil {
-		fmt.Fprintf(stderr, "crawl: %v\n", err)
+		fmt.Fprintf(stderr, "crawl: %s\n", flagWords.Replace(err.Error()))
 		return 1 // the roots were checked: it is -o or --state that failed
 	}
 	stopSignals := forwardInterrupts(g, interrupt, notice)
@@ -152,14 +159,33 @@ func parseLine(s crawler.Stats, cfg crawler.Config) string {
 	if cfg.ParseWorkers < 0 {
 		return "parsing: every page on the loop (--parse_workers 0)"
 	}
-	return fmt.Sprintf("parsing: %d pages off the loop on %d workers, the rest on the loop; at most %d KiB of bodies awaited parsing",
-		s.ParsedOffLoop, cfg.ParseWorkers, s.ParseBacklogPeak>>10)
+	return fmt.Sprintf("parsing: %d pages off the loop on %d workers, the rest (pages under %s) on the loop; at most %d KiB of bodies awaited parsing",
+		s.ParsedOffLoop, cfg.ParseWorkers, kib(inlineBelow(cfg)), s.ParseBacklogPeak>>10)
+}
+
+// inlineBelow is the body size under which the crawler parses a page on
+// its loop all the same (Config.ParseInlineBelow, whose default is 4 KiB:
+// a smaller page's trip to a worker costs more than its parsing). The
+// line says it, or "0 pages off the loop" would read as a fault.
+func inlineBelow(cfg crawler.Config) int {
+	if cfg.ParseInlineBelow > 0 {
+		return cfg.ParseInlineBelow
+	}
+	return 4 << 10
+}
+
+// kib writes a size in KiB when it is a whole number of them.
+func kib(n int) string {
+	if n%1024 == 0 {
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // exitStatus says how the crawl went, and on stderr why it failed.
 func exitStatus(c *crawler.Group, err error, shared bool, stderr io.Writer) int {
 	if err != nil {
-		fmt.Fprintf(stderr, "crawl: %v\n", err)
+		fmt.Fprintf(stderr, "crawl: %s\n", flagWords.Replace(err.Error()))
 		return 1
 	}
 	if c.Stats().Interrupted {

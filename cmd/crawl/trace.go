@@ -80,7 +80,7 @@ func (in *instruments) finish(o *options, stderr io.Writer) {
 		if err != nil {
 			fmt.Fprintf(stderr, "crawl: writing %s: %v\n", o.events, err)
 		} else {
-			say("trace events: %s in %s (open it in https://ui.perfetto.dev or chrome://tracing)", summary, o.events)
+			say("trace events: %s in %s (open it in speedscope, offline: npx speedscope FILE; or in https://ui.perfetto.dev)", summary, o.events)
 		}
 	}
 }

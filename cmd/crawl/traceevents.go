@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -13,26 +14,41 @@ import (
 
 // --trace_events writes the crawl in the Trace Event Format: the JSON that
 // Chrome's tracing writes, that Node.js writes with --trace-events, and
-// that Perfetto (https://ui.perfetto.dev) and chrome://tracing open. The
-// file is one JSON object, {"traceEvents":[...]}, and each event says
-// what ("name", "cat"), of which kind ("ph"), when ("ts", and "dur" for a
-// slice, in microseconds), and on which track ("pid" and "tid").
+// that Perfetto (https://ui.perfetto.dev), chrome://tracing and speedscope
+// (its build from npm works offline) open. The file is one JSON object,
+// {"traceEvents":[...]}, and each event says what ("name", "cat"), of
+// which kind ("ph"), when ("ts", and "dur" for a slice, in whole
+// microseconds: see micros), and on which track ("pid" and "tid").
 //
-// What the crawl becomes, in the viewer:
+// Everything is a complete slice ("X") on a thread, which every viewer
+// draws; speedscope draws nothing else. What the crawl becomes, in the
+// viewer:
 //
-//   - a process per loop ("loop 0", ...). Its thread is the loop: a slice
-//     per turn ("turn"), and inside it the turn's wait ("wait", or "poll"
-//     when the timeout was 0) and its callbacks, each a slice named by its
-//     function. The turn's system calls and what woke the wait are in
-//     the slices' arguments (click one).
-//   - in each loop's process, an async track per connection of its client
+//   - a process per loop ("loop 0", ...). Its first thread is the loop:
+//     a slice per turn ("turn"), and inside it the turn's wait ("wait",
+//     or "poll" when the timeout was 0) and its callbacks, each a slice
+//     named by its function. The turn's system calls and what woke the
+//     wait are in the slices' arguments (click one).
+//   - in each loop's process, a thread per connection of its client
 //     ("conn 3"): its requests one after the other, each split into its
-//     phases (dns, connect, tls, write, wait, read); and a counter per
-//     host, its requests in flight: a host's ramp-up.
+//     phases (dns, connect, tls, write, wait, read); and a thread per
+//     host ("host 127.0.0.1:8080") whose slices stack up as its requests
+//     in flight do ("1 in flight", and inside it "2 in flight", ...): a
+//     host's ramp-up. Each host's requests in flight are a counter too,
+//     which Perfetto draws as a graph.
 //   - a process "parse workers", a thread per worker, a slice per page.
 //
 // Times are since the crawl's start (the instruments' epoch): each
 // loop's own clock is moved onto it (instruments.started).
+
+// Thread ids in a loop's process: the loop, then its connections, then
+// its hosts (and requests that never had a connection, a thread each).
+const (
+	loopTid    = 1
+	connTid0   = 1000    // conn N is thread connTid0+N
+	hostTid0   = 1000000 // the loop's host i is thread hostTid0+i
+	noConnTid0 = 2000000 // a request with no connection
+)
 
 // eventsFile is the --trace_events file, written by every loop, by the
 // Group's OnAttempt and by the parse workers, each through its own buffer.
@@ -42,6 +58,7 @@ type eventsFile struct {
 	conns   *connEvents
 	workers []buffered   // by worker: each worker writes only its own
 	parses  []int        // pages, by worker
+	parseAt []int64      // where each worker's last page ended, in microseconds
 	lost    atomic.Int64 // parse events of a worker beyond those expected
 }
 
@@ -51,7 +68,7 @@ func createEvents(path string, n, workers int) (*eventsFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &eventsFile{file: &sharedFile{f: f}, workers: make([]buffered, workers), parses: make([]int, workers)}
+	e := &eventsFile{file: &sharedFile{f: f}, workers: make([]buffered, workers), parses: make([]int, workers), parseAt: make([]int64, workers)}
 	for i := range n {
 		e.loops = append(e.loops, &loopEvents{out: buffered{file: e.file}, pid: i + 1})
 	}
@@ -74,12 +91,13 @@ func (e *eventsFile) describe(poller string) {
 	var meta []byte
 	for i, l := range e.loops {
 		meta = appendMeta(meta, "process_name", l.pid, 0, fmt.Sprintf("loop %d", i))
-		meta = appendSort(meta, l.pid, i)
-		meta = appendMeta(meta, "thread_name", l.pid, 1, fmt.Sprintf("loop %d (%s)", i, poller))
+		meta = appendSort(meta, "process_sort_index", l.pid, 0, i)
+		meta = appendMeta(meta, "thread_name", l.pid, loopTid, fmt.Sprintf("loop %d (%s)", i, poller))
+		meta = appendSort(meta, "thread_sort_index", l.pid, loopTid, 0)
 	}
 	if len(e.workers) > 0 {
 		meta = appendMeta(meta, "process_name", e.workersPid(), 0, "parse workers")
-		meta = appendSort(meta, e.workersPid(), len(e.loops))
+		meta = appendSort(meta, "process_sort_index", e.workersPid(), 0, len(e.loops))
 		for w := range e.workers {
 			meta = appendMeta(meta, "thread_name", e.workersPid(), w+1, fmt.Sprintf("worker %d", w))
 		}
@@ -126,24 +144,32 @@ type loopEvents struct {
 	pid          int
 	turns, calls int
 	ops          []byte // a turn's system calls, as an argument
+	end          int64  // where the thread's last slice ended, in microseconds
 }
 
-// write writes a turn: its slice, its wait's and its callbacks'. A
-// record of what happened outside any turn (before the loop ran, or in
-// Close) has its callbacks and, as an instant, its system calls.
+// everything is the span a turn or an outside record is clamped into:
+// the whole thread, after the last slice.
+var everything = span{start: math.MinInt64, end: math.MaxInt64}
+
+// write writes a turn: its slice, its wait's and its callbacks', each
+// inside the turn and after the one before. A record of what happened
+// outside any turn (before the loop ran, or in Close) has its callbacks
+// and, as an instant, its system calls.
 func (e *loopEvents) write(it *loop.Iteration, offset time.Duration) {
 	b := e.out.buf
 	e.ops = appendOps(e.ops[:0], it.Ops)
+	parent := everything
+	cursor := &e.end
 	if it.Outside {
 		if len(it.Ops) > 0 {
-			b = appendEvent(b, "i", "outside a turn", "loop", e.pid, 1, it.Start+offset)
+			b = appendEvent(b, "i", "outside a turn", "loop", e.pid, loopTid, max(micros(it.Start+offset), e.end))
 			b = append(b, `,"s":"t","args":{"system calls":`...)
 			b = append(appendString(b, string(e.ops)), "}}"...)
 		}
 	} else {
 		e.turns++
-		b = appendEvent(b, "X", "turn", "loop", e.pid, 1, it.Start+offset)
-		b = appendDur(b, it.End-it.Start)
+		turn := everything.inside(&e.end, micros(it.Start+offset), micros(it.End+offset))
+		b = appendSlice(b, "turn", "loop", e.pid, loopTid, turn)
 		b = append(b, `,"args":{"n":`...)
 		b = strconv.AppendUint(b, it.N, 10)
 		b = append(b, `,"callbacks":`...)
@@ -152,14 +178,17 @@ func (e *loopEvents) write(it *loop.Iteration, offset time.Duration) {
 			b = appendArg(b, "system calls", string(e.ops))
 		}
 		b = append(b, "}}"...)
+		parent, cursor = turn, new(int64)
+		*cursor = turn.start
 		if it.Polled {
-			b = e.appendWait(b, it, offset)
+			wait := parent.inside(cursor, turn.start, micros(it.Start+it.Asleep+offset))
+			b = e.appendWait(b, it, wait)
 		}
 	}
 	for _, c := range it.Calls {
 		e.calls++
-		b = appendEvent(b, "X", shortFunc(c.Func), "callback", e.pid, 1, c.Start+offset)
-		b = append(appendDur(b, c.End-c.Start), '}')
+		b = appendSlice(b, shortFunc(c.Func), "callback", e.pid, loopTid, parent.inside(cursor, micros(c.Start+offset), micros(c.End+offset)))
+		b = append(b, '}')
 	}
 	e.out.buf = b
 	e.out.done()
@@ -167,13 +196,12 @@ func (e *loopEvents) write(it *loop.Iteration, offset time.Duration) {
 
 // appendWait is the turn's wait: how long it could sleep, how long it
 // did, and what ended it.
-func (e *loopEvents) appendWait(b []byte, it *loop.Iteration, offset time.Duration) []byte {
+func (e *loopEvents) appendWait(b []byte, it *loop.Iteration, sp span) []byte {
 	name := "wait"
 	if it.Timeout == 0 {
 		name = "poll" // a zero timeout: it could not sleep
 	}
-	b = appendEvent(b, "X", name, "loop", e.pid, 1, it.Start+offset)
-	b = appendDur(b, it.Asleep)
+	b = appendSlice(b, name, "loop", e.pid, loopTid, sp)
 	timeout := "forever"
 	if it.Timeout >= 0 {
 		timeout = round(it.Timeout).String()

@@ -3,6 +3,8 @@ package main
 import (
 	"cmp"
 	"fmt"
+	"maps"
+	"math"
 	"net/url"
 	"slices"
 	"strconv"
@@ -13,16 +15,15 @@ import (
 	"loopkit/crawler/timeline"
 )
 
-// connEvents writes the crawl's requests for --trace_events: an async
-// track per connection, in the process of the loop whose client it is.
-// An async track holds slices that are no thread's: a connection's
-// requests, one after the other, each with its phases inside it. Its
-// methods are called from Config.OnAttempt, which the Group serializes.
+// connEvents writes the crawl's requests for --trace_events: a thread per
+// connection, in the process of the loop whose client it is, and a thread
+// per host. Its methods are called from Config.OnAttempt, which the Group
+// serializes.
 type connEvents struct {
 	out      buffered
 	conns    map[connKey]*connState
 	requests int
-	unsent   int // requests that never had a connection: a track each
+	unsent   int // requests that never had a connection: a thread each
 	flights  []flight
 }
 
@@ -32,53 +33,59 @@ type connKey struct {
 }
 
 type connState struct {
-	end time.Duration // when its last request so far ended
+	end int64 // where its last request so far ended, in microseconds
 }
 
-// flight is one request's time in flight, for its host's counter.
+// flight is one request's time in flight, for its host's thread.
 type flight struct {
 	host       string
 	loop       int
-	start, end time.Duration
+	start, end int64
 }
 
-// attempted writes one request: on its connection's track, a slice from
+// attempted writes one request: on its connection's thread, a slice from
 // when it left the frontier to its end, and a slice per phase inside it.
-// A connection's track is opened by a slice named after it, one
-// nanosecond before its first request (so the viewer names the track
-// after the connection, and nests the requests inside), and closed by
-// finish.
+// A connection's thread is named when its first request comes.
 func (c *connEvents) attempted(a *crawler.Attempt, offset time.Duration) {
 	c.requests++
 	pid := a.Loop + 1
 	key := connKey{a.Loop, a.Trace.Conn}
-	name := fmt.Sprintf("conn %d", a.Trace.Conn)
-	id := fmt.Sprintf("loop%d.conn%d", a.Loop, a.Trace.Conn)
-	if a.Trace.Conn == 0 {
-		c.unsent++
-		name, id = "no connection", fmt.Sprintf("loop%d.none%d", a.Loop, c.unsent)
-	}
-	start := a.Trace.Start + offset
-	st := c.conns[key]
 	b := c.out.buf
+	var tid int
+	var st *connState
 	switch {
 	case a.Trace.Conn == 0:
-		b = append(appendAsync(b, "b", name, id, pid, start-1), '}')
-	case st == nil:
-		st = &connState{}
-		c.conns[key] = st
-		b = append(appendAsync(b, "b", name, id, pid, start-1), '}')
+		c.unsent++
+		tid, st = noConnTid0+c.unsent, &connState{end: math.MinInt64}
+		b = appendMeta(b, "thread_name", pid, tid, "no connection")
+		b = appendSort(b, "thread_sort_index", pid, tid, tid)
 	default:
-		// A request that waited for this connection while it carried the
-		// one before starts, on its track, where that one ended: slices
-		// on one track must nest, not overlap.
-		start = max(start, st.end)
+		tid = connTid0 + int(a.Trace.Conn)
+		if st = c.conns[key]; st == nil {
+			st = &connState{end: math.MinInt64}
+			c.conns[key] = st
+			b = appendMeta(b, "thread_name", pid, tid, fmt.Sprintf("conn %d", a.Trace.Conn))
+			b = appendSort(b, "thread_sort_index", pid, tid, tid)
+		}
+	}
+	// A request that waited for this connection while it carried the one
+	// before starts, on its thread, where that one ended: slices on one
+	// thread must nest, not overlap. Its phases come first, to know where
+	// it ends; each ends where the next begins, so they tile it.
+	start := max(micros(a.Trace.Start+offset), st.end)
+	var phases []phaseSpan
+	from := start
+	for _, p := range timeline.Phases(a.Trace, strings.HasPrefix(a.URL, "https:")) {
+		if end := micros(p.End + offset); end > from {
+			phases = append(phases, phaseSpan{p.Name, span{from, end}})
+			from = end
+		}
 	}
 	label := a.URL
 	if u, err := url.Parse(a.URL); err == nil {
 		label = u.RequestURI()
 	}
-	b = appendAsync(b, "b", label, id, pid, start)
+	b = appendSlice(b, label, "request", pid, tid, span{start, from})
 	b = append(b, `,"args":{"url":`...)
 	b = appendString(b, a.URL)
 	b = append(b, `,"try":`...)
@@ -88,20 +95,10 @@ func (c *connEvents) attempted(a *crawler.Attempt, offset time.Duration) {
 		outcome = "status " + strconv.Itoa(a.Status)
 	}
 	b = append(appendArg(b, "outcome", outcome), "}}"...)
-	from := start
-	for _, p := range timeline.Phases(a.Trace, strings.HasPrefix(a.URL, "https:")) {
-		if end := p.End + offset; end > from {
-			b = append(appendAsync(b, "b", p.Name, id, pid, from), '}')
-			b = append(appendAsync(b, "e", p.Name, id, pid, end), '}')
-			from = end
-		}
+	for _, p := range phases {
+		b = append(appendSlice(b, p.name, "net", pid, tid, p.span), '}')
 	}
-	b = append(appendAsync(b, "e", label, id, pid, from), '}')
-	if a.Trace.Conn == 0 {
-		b = append(appendAsync(b, "e", name, id, pid, from+1), '}')
-	} else {
-		st.end = from
-	}
+	st.end = from
 	c.out.buf = b
 	c.out.done()
 	if u, err := url.Parse(a.URL); err == nil {
@@ -109,64 +106,75 @@ func (c *connEvents) attempted(a *crawler.Attempt, offset time.Duration) {
 	}
 }
 
-// finish closes every connection's track, one nanosecond after its last
-// request, and writes each host's requests in flight as a counter: the
-// host's ramp-up. It returns the requests and connections written.
+type phaseSpan struct {
+	name string
+	span
+}
+
+// finish writes each host's thread and counter, and returns the requests
+// and connections written.
 func (c *connEvents) finish() (requests, conns int) {
-	b := c.out.buf
-	keys := slices.SortedFunc(func(yield func(connKey) bool) {
-		for k := range c.conns {
-			if !yield(k) {
-				return
-			}
-		}
-	}, func(a, b connKey) int { return cmp.Or(cmp.Compare(a.loop, b.loop), cmp.Compare(a.conn, b.conn)) })
-	for _, k := range keys {
-		id := fmt.Sprintf("loop%d.conn%d", k.loop, k.conn)
-		b = append(appendAsync(b, "e", fmt.Sprintf("conn %d", k.conn), id, k.loop+1, c.conns[k].end+1), '}')
-	}
-	c.out.buf = b
-	c.hostCounters()
+	c.hosts()
 	return c.requests, len(c.conns)
 }
 
-// hostCounters writes, for each host, the number of its requests in
-// flight each time it changes, in the process of the loop that owns it.
-func (c *connEvents) hostCounters() {
+// hosts writes, for each host, in the process of the loop that owns it:
+// a thread whose slices stack up as its requests in flight do, and a
+// counter of them. Level k of the stack ("k in flight") is a slice for
+// each stretch of time with k requests or more in flight: every such
+// stretch lies inside one of level k-1, so the levels nest exactly.
+func (c *connEvents) hosts() {
 	type edge struct {
-		at    time.Duration
+		at    int64
 		delta int
 	}
 	edges := map[string][]edge{}
 	loopOf := map[string]int{}
 	for _, f := range c.flights {
-		edges[f.host] = append(edges[f.host], edge{f.start, +1}, edge{f.end, -1})
+		if f.end > f.start { // a request of no time in flight is none
+			edges[f.host] = append(edges[f.host], edge{f.start, +1}, edge{f.end, -1})
+		}
 		loopOf[f.host] = f.loop
 	}
-	for host, es := range edges {
+	hosts := slices.Sorted(maps.Keys(edges))
+	perLoop := map[int]int{}
+	for _, host := range hosts {
+		pid, tid := loopOf[host]+1, hostTid0+perLoop[loopOf[host]]
+		perLoop[loopOf[host]]++
+		b := appendMeta(c.out.buf, "thread_name", pid, tid, "host "+host)
+		c.out.buf = appendSort(b, "thread_sort_index", pid, tid, tid)
 		// An end before a start at the same time: a connection handed
 		// from one request to the next is not two in flight.
+		es := edges[host]
 		slices.SortFunc(es, func(a, b edge) int { return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.delta, b.delta)) })
-		n := 0
+		var levels []phaseSpan
+		var since []int64 // since[k-1]: when k requests or more were first in flight
 		for i, e := range es {
-			n += e.delta
-			if i+1 < len(es) && es[i+1].at == e.at {
-				continue // one value per instant: the last
+			if e.delta > 0 {
+				since = append(since, e.at)
+			} else {
+				k := len(since)
+				levels = append(levels, phaseSpan{strconv.Itoa(k) + " in flight", span{since[k-1], e.at}})
+				since = since[:k-1]
 			}
-			b := appendEvent(c.out.buf, "C", "in flight: "+host, "host", loopOf[host]+1, 0, e.at)
+			if i+1 < len(es) && es[i+1].at == e.at {
+				continue // one counter value per instant: the last
+			}
+			b := appendEvent(c.out.buf, "C", "in flight: "+host, "host", pid, 0, e.at)
 			b = append(b, `,"args":{"requests":`...)
-			c.out.buf = append(strconv.AppendInt(b, int64(n), 10), "}}"...)
+			c.out.buf = append(strconv.AppendInt(b, int64(len(since)), 10), "}}"...)
+			c.out.done()
+		}
+		// Outer levels first where they start together: a viewer that
+		// keeps the file's order for equal times then opens them in order.
+		slices.SortStableFunc(levels, func(a, b phaseSpan) int {
+			return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(b.end, a.end))
+		})
+		for _, l := range levels {
+			c.out.buf = append(appendSlice(c.out.buf, l.name, "host", pid, tid, l.span), '}')
 			c.out.done()
 		}
 	}
-}
-
-// appendAsync opens a nestable async event ("b" begins a slice, "e" ends
-// the innermost one open), on the track that id names in process pid.
-func appendAsync(b []byte, ph, name, id string, pid int, ts time.Duration) []byte {
-	b = appendEvent(b, ph, name, "net", pid, 0, ts)
-	b = append(b, `,"id":`...)
-	return appendString(b, id)
 }
 
 // parsed returns Config.OnParse: each parse worker writes its pages into
@@ -179,8 +187,8 @@ func (e *eventsFile) parsed(epoch time.Time) func(crawler.ParseEvent) {
 		}
 		w := &e.workers[p.Worker]
 		e.parses[p.Worker]++
-		b := appendEvent(w.buf, "X", "parse", "parse", e.workersPid(), p.Worker+1, p.Start.Sub(epoch))
-		b = appendDur(b, p.End.Sub(p.Start))
+		sp := everything.inside(&e.parseAt[p.Worker], micros(p.Start.Sub(epoch)), micros(p.End.Sub(epoch)))
+		b := appendSlice(w.buf, "parse", "parse", e.workersPid(), p.Worker+1, sp)
 		b = append(b, `,"args":{"url":`...)
 		b = appendString(b, p.URL)
 		b = append(b, `,"bytes":`...)

@@ -346,3 +346,25 @@ func TestFleetProcessRunAgainKeepsItsOutput(t *testing.T) {
 		t.Fatalf("run again: -o holds %d lines, want the %d it held", len(got), len(web.want))
 	}
 }
+
+// MaxPagesPerHost holds in a fleet crawl as it does alone: the process
+// that works a host counts the URLs that enter its queue, whichever
+// process found them, and settles the ones past the cap unfetched, so the
+// crawl still ends. (The fleet's URLs entered without being counted: a
+// host with a cap of 5 had all of its 21 pages fetched.)
+func TestFleetKeepsMaxPagesPerHost(t *testing.T) {
+	rds := redistest.Start(t, redistest.Options{})
+	srv := wirelog.New(t)
+	root := srv.Host("h", wirelog.Fan(20, nil))
+	m := startMember(t, rds, "capped", []string{root + "/"}, crawler.Config{MaxTasks: 4, PerHost: 2, NoRobots: true, MaxPagesPerHost: 5})
+	m.wait(t)
+	if n := len(srv.Arrivals("h")); n != 5 {
+		t.Fatalf("the server saw %d requests (%v), want MaxPagesPerHost 5", n, srv.Paths("h"))
+	}
+	if n := len(m.urls()); n != 5 {
+		t.Fatalf("%d pages recorded, want 5", n)
+	}
+	if got := m.c.Stats().Filtered["max_pages_per_host"]; got != 16 {
+		t.Fatalf("%d URLs counted as over the cap, want the other 16", got)
+	}
+}

@@ -102,9 +102,10 @@ type Client struct {
 	fieldsErr error
 	pools     map[poolKey]*hostPool
 	dns       *dnsCache
-	readBuf   []byte // shared: every read is consumed by its parser at once
-	conns     uint64 // connections ever opened: the last one's number
-	plain     []byte // shared: decrypted bytes, likewise (tls.go)
+	readBuf   []byte   // shared: every read is consumed by its parser at once
+	free      freeList // released exchanges, for the next requests (release.go)
+	conns     uint64   // connections ever opened: the last one's number
+	plain     []byte   // shared: decrypted bytes, likewise (tls.go)
 	tlsBase   *tls.Config
 	closed    bool
 
@@ -198,6 +199,8 @@ type Reply struct {
 	Retried bool // a stale pooled connection failed and a fresh one was used
 	// BodySkipped says the body was not read, because WantBody said no.
 	BodySkipped bool
+
+	ex *exchange // the record the Reply is part of, for Release
 }
 
 // Charset names the charset to decode the body with (see Charset).
@@ -217,6 +220,7 @@ func (c *Client) Do(req Request) *future.Future[*Reply] {
 // Close closes every connection. Requests in flight fail with ErrClientClosed.
 func (c *Client) Close() {
 	c.closed = true
+	c.free = freeList{}
 	for key, p := range c.pools {
 		p.closeAll(ErrClientClosed)
 		delete(c.pools, key)

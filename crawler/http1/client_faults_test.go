@@ -92,10 +92,14 @@ func TestDribblingServerReadTimeoutVersusTotalDeadline(t *testing.T) {
 	}
 }
 
+// The server holds the connection, silent, until the client has its answer:
+// a fixed sleep would race the timer, and a close would end the request first.
 func TestServerThatNeverAnswersHitsTheReadTimeout(t *testing.T) {
+	answered := make(chan struct{})
+	defer close(answered)
 	url := rawServer(t, func(c net.Conn, r *bufio.Reader) {
 		readRequest(r)
-		time.Sleep(2 * time.Second)
+		<-answered
 	})
 	l, c := onLoop(t, http1.Options{ReadTimeout: 100 * time.Millisecond})
 	_, err := get(t, l, c, url)
@@ -152,11 +156,19 @@ func TestIdleConnectionClosedByServerIsDropped(t *testing.T) {
 	if _, err := get(t, l, c, srv.URL); err != nil {
 		t.Fatal(err)
 	}
-	done := future.New[bool](l)
-	l.CallLater(time.Second, func() { done.SetResult(c.OpenConns() == 0) })
-	if dropped, _ := await(t, l, done); !dropped {
-		t.Fatal("the idle connection the server closed is still in the pool")
+	// Wait for the pool to drop it: the hang guard fails the test if it
+	// never does.
+	dropped := future.New[bool](l)
+	var look func()
+	look = func() {
+		if c.OpenConns() == 0 {
+			dropped.SetResult(true)
+			return
+		}
+		l.CallLater(5*time.Millisecond, look)
 	}
+	look()
+	await(t, l, dropped)
 	r, err := get(t, l, c, srv.URL)
 	if err != nil || r.Reused || r.Retried {
 		t.Fatalf("after the idle close: %+v, %v", r, err)
@@ -204,9 +216,11 @@ func TestPoolTimeoutWhileTheHostIsAtItsCap(t *testing.T) {
 // Cancelling the task that waits in Get aborts the request and closes its
 // connection.
 func TestCancellingTheTaskAbortsTheRequest(t *testing.T) {
+	over := make(chan struct{})
+	defer close(over)
 	url := rawServer(t, func(c net.Conn, r *bufio.Reader) {
 		readRequest(r)
-		time.Sleep(time.Second)
+		<-over // silent until the test is over: only the cancel can end the request
 	})
 	l, c := onLoop(t, http1.Options{})
 	tk := task.Spawn(l, func(y task.Yield) (*http1.Reply, error) { return c.Get(y, url) })
@@ -227,9 +241,13 @@ func TestCancellingTheTaskAbortsTheRequest(t *testing.T) {
 }
 
 // A server that accepts a request but never reads it: once the socket
-// buffers are full, the write stalls and the write timeout fires.
+// buffers are full, the write stalls and the write timeout fires. The
+// server holds the connection open until the client has its answer, so
+// however late the timer fires, only the timeout can end the request.
 func TestWriteTimeoutWhenTheServerStopsReading(t *testing.T) {
-	url := rawServer(t, func(c net.Conn, r *bufio.Reader) { time.Sleep(500 * time.Millisecond) })
+	answered := make(chan struct{})
+	defer close(answered)
+	url := rawServer(t, func(c net.Conn, r *bufio.Reader) { <-answered })
 	l, c := onLoop(t, http1.Options{WriteTimeout: 100 * time.Millisecond})
 	huge := http1.Header{{Name: "X-Padding", Value: strings.Repeat("p", 32<<20)}}
 	_, err := await(t, l, c.Do(http1.Request{URL: url, Header: huge}))

@@ -101,7 +101,8 @@ func closedAddr(t testing.TB) string {
 // heap for up to two minutes by total timers left running; the reply is
 // part of its exchange's allocation now, so this watches the exchange
 // too), and the pooled connection's parser lets go of the response it
-// parsed last.
+// parsed last. The Response is a field of the exchange as well; the
+// body, an array of its own, is watched beside it.
 func TestRepliesAreNotKeptByTheClient(t *testing.T) {
 	srv := newCountingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Write(make([]byte, 100<<10))
@@ -115,7 +116,7 @@ func TestRepliesAreNotKeptByTheClient(t *testing.T) {
 			t.Fatal(err)
 		}
 		runtime.SetFinalizer(r, func(*http1.Reply) { freed.Add(1) })
-		runtime.SetFinalizer(r.Response, func(*http1.Response) { freed.Add(1) })
+		runtime.SetFinalizer(&r.Body[0], func(*byte) { freed.Add(1) })
 	}
 	for range n {
 		fetch()
@@ -123,7 +124,7 @@ func TestRepliesAreNotKeptByTheClient(t *testing.T) {
 	runFor(t, l, time.Millisecond) // let the loop run the callbacks that completed
 	for deadline := time.Now().Add(5 * time.Second); freed.Load() < 2*n; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("%d of %d replies and their responses are still reachable after the requests ended", 2*n-freed.Load(), 2*n)
+			t.Fatalf("%d of %d replies and their bodies are still reachable after the requests ended", 2*n-freed.Load(), 2*n)
 		}
 		runtime.GC()
 	}

@@ -115,6 +115,7 @@ func (c *conn) send(ex *exchange) {
 		c.carry(ex)
 	}
 	c.parser.Reset(ex.method)
+	c.parser.Into(&ex.resp)
 	if ex.maxBody > 0 || ex.truncate {
 		c.parser.LimitBody(ex.maxBody, ex.truncate)
 	}
@@ -164,7 +165,7 @@ func (c *conn) finish(extraBytes bool) {
 	} else {
 		c.close()
 	}
-	ex.succeed(resp, reused)
+	ex.succeed(resp, reused, true)
 }
 
 // fail closes the connection after an I/O or protocol error and tells the

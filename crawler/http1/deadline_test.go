@@ -48,32 +48,26 @@ func TestTotalDeadlineWhileDialling(t *testing.T) {
 // While queued for a connection: the host is at its cap, held by a
 // connection that reads and drops a body its exchange did not want — a
 // connection busy with no exchange — and the pool timeout is long. The
-// queued request's deadline passes while it waits. Checked by hand: a
-// pool timer that ignores the deadline keeps it waiting the 3 s of the
-// drain.
+// queued request's deadline passes while it waits. The body's bytes come
+// only once the test is over, so nothing but the deadline can end the
+// wait. Checked by hand: a pool timer that ignores the deadline keeps it
+// waiting until the hang guard.
 func TestTotalDeadlineWhileQueuedInThePool(t *testing.T) {
+	over := make(chan struct{})
+	defer close(over)
 	url := rawServer(t, func(c net.Conn, r *bufio.Reader) {
 		readRequest(r)
 		c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\n"))
-		for range 3 { // a body of 3 bytes, one a second
-			time.Sleep(time.Second)
-			if _, err := c.Write([]byte("x")); err != nil {
-				return
-			}
-		}
-		readRequest(r)
+		<-over
+		c.Write([]byte("xxx"))
 	})
 	l, c := onLoop(t, http1.Options{MaxConnsPerHost: 1, PoolTimeout: 10 * time.Second, TotalTimeout: 300 * time.Millisecond})
 	noBody := func(*http1.Response) bool { return false }
 	if r, err := await(t, l, c.Do(http1.Request{URL: url, WantBody: noBody})); err != nil || !r.BodySkipped {
 		t.Fatalf("the request that leaves its connection draining: %v", err)
 	}
-	start := time.Now()
 	_, err := get(t, l, c, url)
 	wantTotal(t, "queued behind a draining connection", err)
-	if d := time.Since(start); d > 2*time.Second {
-		t.Fatalf("took %v: the deadline was not kept while queued", d)
-	}
 }
 
 // On a keep-alive connection whose timer was armed for the idle timeout:
@@ -81,6 +75,8 @@ func TestTotalDeadlineWhileQueuedInThePool(t *testing.T) {
 // Checked by hand: a connection deadline that leaves out the exchange's
 // fails this with a read timeout, 10 s later.
 func TestTotalDeadlineOnAReusedConnection(t *testing.T) {
+	over := make(chan struct{})
+	defer close(over)
 	var answered atomic.Bool
 	url := rawServer(t, func(c net.Conn, r *bufio.Reader) {
 		for {
@@ -91,7 +87,7 @@ func TestTotalDeadlineOnAReusedConnection(t *testing.T) {
 				c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"))
 				continue
 			}
-			time.Sleep(2 * time.Second) // the second request hangs
+			<-over // the second request hangs, until the test is over
 			return
 		}
 	})
@@ -99,12 +95,8 @@ func TestTotalDeadlineOnAReusedConnection(t *testing.T) {
 	if r, err := get(t, l, c, url); err != nil || r.StatusCode != 200 {
 		t.Fatalf("first: %v", err)
 	}
-	start := time.Now()
 	_, err := get(t, l, c, url)
 	wantTotal(t, "a hanging response on a reused connection", err)
-	if d := time.Since(start); d > 2*time.Second {
-		t.Fatalf("took %v", d)
-	}
 }
 
 // Cancelling the future of a request in flight closes its connection at
@@ -113,9 +105,11 @@ func TestTotalDeadlineOnAReusedConnection(t *testing.T) {
 // exchange. Checked by hand: without that callback the connection stays
 // open until the server gives up on it.
 func TestCancellingDoClosesItsConnection(t *testing.T) {
+	over := make(chan struct{})
+	defer close(over)
 	url := rawServer(t, func(c net.Conn, r *bufio.Reader) {
 		readRequest(r)
-		time.Sleep(time.Second)
+		<-over // silent until the test is over: only the cancel can end the request
 	})
 	l, c := onLoop(t, http1.Options{})
 	f := c.Do(http1.Request{URL: url})

@@ -17,7 +17,10 @@
 // On top of the wire layer sits the client, driven by the event loop:
 //
 //   - [Client.Do] returns a future of a [Reply]; [Client.Get] awaits one
-//     from inside a task;
+//     from inside a task; [Reply.Release] hands a reply that was read back
+//     to the client, whose free list (release.go) gives its record, with
+//     its response's arrays, to the next request: a request then
+//     allocates one object, the string of its response's head;
 //   - each connection (conn.go) is a small state machine run by the loop's
 //     readiness callbacks — dialing, handshaking (https), writing,
 //     reading, idle — with one reader for its whole life and one timer

@@ -27,6 +27,14 @@ import (
 type exchange struct {
 	reply  Reply
 	result future.Future[*Reply]
+	// resp is the Response the parser fills (Parser.Into): a field too,
+	// so that it costs no allocation of its own, and so that a recycled
+	// exchange brings back its Header's and Body's arrays with it.
+	resp Response
+	// recyclable says the exchange ended well and let go of everything
+	// that could still touch it (its connection, its timers, its place in
+	// a pool's queue): Reply.Release may put it on the free list.
+	recyclable bool
 
 	client *Client
 	method string
@@ -53,11 +61,16 @@ type exchange struct {
 	onSent   func() // Request.Sent
 }
 
-// newExchange makes the record of one request; begin starts it.
+// newExchange makes the record of one request; begin starts it. The
+// record comes from the client's free list when a Reply was released
+// (release.go), else from the heap.
 func newExchange(c *Client, req Request) *exchange {
-	ex := &exchange{client: c, method: req.Method, extra: req.Header, start: c.loop.Time(),
+	ex := c.takeFree()
+	resp := ex.resp // the arrays of a recycled one's Header and Body, for the parser to reuse
+	*ex = exchange{client: c, method: req.Method, extra: req.Header, start: c.loop.Time(),
 		maxBody: req.MaxBodyBytes, truncate: req.TruncateBody, wantBody: req.WantBody, onSent: req.Sent, trace: req.Trace}
-	ex.reply.URL = req.URL
+	ex.resp.Header, ex.resp.Body = resp.Header, resp.Body
+	ex.reply.URL, ex.reply.ex = req.URL, ex
 	ex.result.Init(c.loop)
 	if ex.method == "" {
 		ex.method = "GET"
@@ -163,11 +176,15 @@ func (ex *exchange) fail(err error) {
 	ex.result.SetError(err)
 }
 
-func (ex *exchange) succeed(resp *Response, reused bool) {
+// succeed answers the exchange with resp. recyclable says nothing holds
+// on to the exchange any more: not so for a skipped body's, whose
+// connection reads on into the exchange's Response (skip.go).
+func (ex *exchange) succeed(resp *Response, reused, recyclable bool) {
 	ex.conn = nil
 	if ex.result.Done() {
 		return
 	}
+	ex.recyclable = recyclable
 	ex.stopTimers()
 	if ex.reply.Timings.Done == 0 { // not set by the read that completed it
 		ex.reply.Timings.Done = ex.since()

@@ -51,6 +51,10 @@ func (p *Parser) startBody() error {
 	if p.wantBody != nil && !p.wantBody(r) {
 		p.skipped, p.discard = true, true
 	}
+	if !p.discard {
+		p.body = p.spare // a recycled Response's old body array (Into), or nil
+	}
+	p.spare = nil
 
 	// The codings to undo at the end are checked now, before any body
 	// arrives: there is no point reading 10 MiB of a coding we cannot
@@ -85,8 +89,8 @@ func (p *Parser) startBody() error {
 			return p.finish()
 		}
 		p.remaining = r.ContentLength
-		if !p.discard {
-			p.body = make([]byte, 0, min(r.ContentLength, p.lim.MaxBodyBytes, maxPrealloc))
+		if want := min(r.ContentLength, p.lim.MaxBodyBytes, maxPrealloc); !p.discard && int64(cap(p.body)) < want {
+			p.body = make([]byte, 0, want)
 		}
 		p.state = stateBodyLength
 	default:

@@ -100,7 +100,7 @@ func (p *Parser) readHead(b []byte) (int, error) {
 	// Each field takes one line, the last line is the empty one; room is
 	// made for no more than the field limit allows, so a flood of tiny
 	// fields cannot reserve more than that before it is counted.
-	r := newResponse(min(strings.Count(fields, "\n")-1, p.lim.MaxHeaderFields))
+	r := p.newResponse(min(strings.Count(fields, "\n")-1, p.lim.MaxHeaderFields))
 	if err := parseStatusLine(statusLine, r); err != nil {
 		return n, err
 	}
@@ -122,6 +122,26 @@ func (p *Parser) readHead(b []byte) (int, error) {
 		return n, errorf(ErrProtocol, "more than %d interim 1xx responses", maxInterim)
 	}
 	return n, nil
+}
+
+// newResponse returns the Response to fill for the head being read: the
+// caller's, if Into gave one, else a new one. A Response given by Into
+// keeps the array of its Header (if it has room for n fields) and of its
+// Body for the parser to fill again: a record that comes back from a free
+// list costs no allocation for either.
+func (p *Parser) newResponse(n int) *Response {
+	r := p.into
+	if r == nil {
+		return newResponse(n)
+	}
+	header, body := r.Header[:0], r.Body[:0]
+	clear(header[:cap(header)]) // the last response's strings go, not only their count
+	if cap(header) < n {
+		header = make(Header, 0, n)
+	}
+	*r = Response{Header: header, ContentLength: -1}
+	p.spare = body
+	return r
 }
 
 // newResponse makes a Response with room for n header fields. Up to 16

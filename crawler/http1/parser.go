@@ -133,6 +133,11 @@ type Parser struct {
 	discard   bool  // count the body's bytes but do not keep them
 	wantBody  func(*Response) bool
 	skipped   bool // wantBody said no
+
+	// into is the Response to fill (Into); spare is its old Body's
+	// array, for the new body to use if it fits.
+	into  *Response
+	spare []byte
 }
 
 // NewParser returns a parser for the response to a request made with
@@ -160,6 +165,15 @@ func (p *Parser) Reset(method string) {
 		chunkLine: p.chunkLine[:0],
 	}
 }
+
+// Into makes the parser fill r with the next response, instead of a
+// Response of its own: call it after Reset (which forgets it). Whatever r
+// held is overwritten, and the arrays of its Header and Body are reused
+// for the new fields and body when they have room. It is for a caller
+// that recycles its responses (crawler/http1's Client does, when its
+// caller calls Reply.Release); such a caller must be done with all of r
+// — its Header, its Body — before giving it here.
+func (p *Parser) Into(r *Response) { p.into = r }
 
 // Done reports whether a complete final response has been parsed.
 func (p *Parser) Done() bool { return p.state == stateDone }

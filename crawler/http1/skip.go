@@ -22,7 +22,7 @@ func (c *conn) skipRest() {
 		c.close()
 	}
 	head := *c.parser.Head() // a copy: the parser goes on with the original
-	ex.succeed(&head, reused)
+	ex.succeed(&head, reused, false)
 }
 
 // drain reads what is left of a skipped body; when it ends, the connection

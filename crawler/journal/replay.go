@@ -40,60 +40,97 @@ type Summary struct {
 // entries (done URLs' queue entries, duplicates, old robots.txt) are more
 // than half of it is rewritten with only the live ones. Replay is called
 // once, after Open and before the first Write.
+//
+// It reads the journal twice: collect finds what is done and the latest
+// politeness state, handOut tells v what is to do and writes what is
+// live to a new journal, and compact keeps the new one if it is enough
+// smaller.
 func (j *Journal) Replay(now time.Time, v Visitor, done func(yield func(url string)) error) (Summary, error) {
-	var s Summary
-	var doneSet urlnorm.Seen
-	seen := func(u string) {
-		if v.Seen != nil {
-			v.Seen(u)
-		}
+	r := replay{v: v, robots: map[string]entry{}, holds: map[string]time.Time{}}
+	if err := j.collect(&r, done); err != nil {
+		return r.sum, err
 	}
+	live, err := j.handOut(&r, now)
+	if err == nil {
+		err = j.compact(live, r.sum.Entries, r.skipped > 0)
+	}
+	if err != nil {
+		return r.sum, err
+	}
+	return r.sum, j.openForAppend()
+}
+
+// replay is what a replay has found so far.
+type replay struct {
+	v       Visitor
+	sum     Summary
+	done    urlnorm.Seen // URLs done, as hashes
+	robots  map[string]entry
+	holds   map[string]time.Time
+	skipped int // damaged entries with whole ones after them
+}
+
+// seen tells the visitor of a URL queued or done.
+func (r *replay) seen(u string) {
+	if r.v.Seen != nil {
+		r.v.Seen(u)
+	}
+}
+
+// collect is the first pass: the URLs done (the -o file's, then the D
+// entries), each host's latest robots.txt and each server's latest hold.
+// It cuts a damaged tail.
+func (j *Journal) collect(r *replay, done func(yield func(url string)) error) error {
 	if done != nil {
 		if err := done(func(u string) {
-			if doneSet.Add(u) {
-				seen(u)
+			if r.done.Add(u) {
+				r.seen(u)
 			}
 		}); err != nil {
-			return s, err
+			return err
 		}
 	}
-	robots := map[string]entry{}
-	holds := map[string]time.Time{}
 	good, skipped, err := j.scan(0, func(e entry) {
-		s.Entries++
+		r.sum.Entries++
 		switch e.kind {
 		case kindDone:
-			if doneSet.Add(e.url) {
-				seen(e.url)
+			if r.done.Add(e.url) {
+				r.seen(e.url)
 			}
 		case kindRobots:
-			robots[e.url] = e
+			r.robots[e.url] = e
 		case kindHold:
-			holds[e.url] = later(holds[e.url], e.until)
+			r.holds[e.url] = later(r.holds[e.url], e.until)
 		}
 	})
 	if err != nil {
-		return s, err
+		return err
 	}
-	s.Done = doneSet.Len()
+	r.sum.Done = r.done.Len()
+	r.skipped = skipped
 	if err := j.cutAt(good); err != nil {
-		return s, err
+		return err
 	}
 	if skipped > 0 {
 		j.notices = append(j.notices, fmt.Sprintf("%s: skipped %d damaged entries with whole ones after them (a damaged disk or an edit: a stop tears only the end); each named a URL that may now be fetched again or, if it was only queued, not crawled",
 			j.path(), skipped))
 	}
+	return nil
+}
 
-	// The second pass hands out what is to do, and writes what is live to
-	// a new journal, kept if it is less than half the old one.
+// handOut is the second pass: it tells the visitor every queued URL not
+// done, once each, in the order found, then the robots.txt and holds not
+// expired — the queue first, so that the rules screen it — and writes
+// every live entry to a new journal beside the old one. It returns how
+// many live entries it wrote.
+func (j *Journal) handOut(r *replay, now time.Time) (live int, err error) {
 	tmp, err := os.Create(j.path() + ".new")
 	if err != nil {
-		return s, err
+		return 0, err
 	}
 	w := bufio.NewWriterSize(tmp, 256<<10)
 	var queued, doneWritten urlnorm.Seen
 	var line []byte
-	live := 0
 	keep := func(b []byte) {
 		live++
 		line = b // its buffer is reused for the next
@@ -102,13 +139,13 @@ func (j *Journal) Replay(now time.Time, v Visitor, done func(yield func(url stri
 	_, _, err = j.scan(0, func(e entry) { // up to good: the file was cut there
 		switch e.kind {
 		case kindQueued:
-			if doneSet.Has(e.url) || !queued.Add(e.url) {
+			if r.done.Has(e.url) || !queued.Add(e.url) {
 				return
 			}
-			seen(e.url)
-			s.ToDo++
-			if v.Queued != nil {
-				v.Queued(e.url, e.depth, e.redirects)
+			r.seen(e.url)
+			r.sum.ToDo++
+			if r.v.Queued != nil {
+				r.v.Queued(e.url, e.depth, e.redirects)
 			}
 			keep(AppendQueued(line[:0], e.url, e.depth, e.redirects))
 		case kindDone:
@@ -117,18 +154,18 @@ func (j *Journal) Replay(now time.Time, v Visitor, done func(yield func(url stri
 			}
 		}
 	})
-	for origin, e := range robots {
+	for origin, e := range r.robots {
 		if e.until.After(now) {
-			if v.Robots != nil {
-				v.Robots(origin, e.until, e.body)
+			if r.v.Robots != nil {
+				r.v.Robots(origin, e.until, e.body)
 			}
 			keep(AppendRobots(line[:0], origin, e.until, e.body))
 		}
 	}
-	for authority, until := range holds {
+	for authority, until := range r.holds {
 		if until.After(now) {
-			if v.Hold != nil {
-				v.Hold(authority, until)
+			if r.v.Hold != nil {
+				r.v.Hold(authority, until)
 			}
 			keep(AppendHold(line[:0], authority, until))
 		}
@@ -142,15 +179,20 @@ func (j *Journal) Replay(now time.Time, v Visitor, done func(yield func(url stri
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil && (live*2 < s.Entries || skipped > 0) {
-		err = j.replaceWith(tmp.Name(), s.Entries, live)
-	} else {
+	if err != nil {
 		os.Remove(tmp.Name())
 	}
-	if err != nil {
-		return s, err
+	return live, err
+}
+
+// compact puts the new journal in the old one's place if its live
+// entries are less than half of the old one's, or the old one had damage
+// in the middle; otherwise it throws the new one away.
+func (j *Journal) compact(live, entries int, damaged bool) error {
+	if live*2 < entries || damaged {
+		return j.replaceWith(j.path()+".new", entries, live)
 	}
-	return s, j.openForAppend()
+	return os.Remove(j.path() + ".new")
 }
 
 // scan reads whole entries from offset from, calling fn for each, and

@@ -59,3 +59,40 @@ func BenchmarkExtract(b *testing.B) {
 	b.ReportMetric(b.Elapsed().Seconds()*1000/float64(b.N), "ms/page")
 	b.ReportMetric(float64(len(links)), "links/page")
 }
+
+// BenchmarkScan puts scan beside the tokenizer it replaced
+// (tokenizerScan, scan_test.go), on a 64 KiB page of the demo site (the
+// size of a documentation page) and on the generated page above. Run the
+// two in one process, alternating (-count), so that the machine's load
+// weighs on both alike:
+//
+//	go test ./crawler/links -run '^$' -bench Scan -count 6
+func BenchmarkScan(b *testing.B) {
+	var docs []byte
+	for _, body := range sitePagesB(b, 64<<10) {
+		if len(body) > len(docs) {
+			docs = body
+		}
+	}
+	for _, page := range []struct {
+		name string
+		body []byte
+	}{{"demo-64KiB", docs}, {"generated-100KiB", benchPage(100 << 10)}} {
+		b.Run(page.name+"/tokenizer", func(b *testing.B) {
+			b.SetBytes(int64(len(page.body)))
+			b.ReportAllocs()
+			for range b.N {
+				tokenizerScan(page.body)
+			}
+		})
+		b.Run(page.name+"/scan", func(b *testing.B) {
+			b.SetBytes(int64(len(page.body)))
+			b.ReportAllocs()
+			for range b.N {
+				if _, _, err := scan(page.body); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,12 +1,9 @@
 package links
 
 import (
-	"bytes"
 	"errors"
-	"io"
 	"net/url"
 
-	"golang.org/x/net/html"
 	"golang.org/x/text/encoding"
 
 	"loopkit/crawler/urlnorm"
@@ -41,10 +38,11 @@ import (
 // URLs...) are dropped silently; an error is returned only if the
 // tokenizer fails, which for an in-memory body it does not.
 //
-// Memory: besides the result, Extract holds one token at a time (the
-// tokenizer's buffer grows to the largest tag or text run) and the distinct
-// href strings of the page, so its extra memory is at most proportional to
-// the body; the crawler's limit on body size bounds it.
+// Memory: besides the result, Extract holds the distinct href strings of
+// the page (and, for the rare value with a character reference to
+// decode, a tokenizer's buffer the size of its tag), so its extra memory
+// is at most proportional to the body; the crawler's limit on body size
+// bounds it.
 func Extract(body []byte, pageURL *url.URL) ([]*url.URL, error) {
 	return extract(body, pageURL, nil)
 }
@@ -89,76 +87,4 @@ func extract(body []byte, pageURL *url.URL, enc encoding.Encoding) ([]*url.URL, 
 		out = append(out, u)
 	}
 	return out, nil
-}
-
-// scan tokenizes the page and returns its link attribute values in
-// document order, each distinct string once, and the first <base href>.
-// It does not resolve anything yet: a <base> may come after links it
-// governs.
-func scan(body []byte) (refs []string, baseHref *string, err error) {
-	z := html.NewTokenizer(bytes.NewReader(body))
-	distinct := make(map[string]struct{})
-	for {
-		switch z.Next() {
-		case html.ErrorToken:
-			if err := z.Err(); err != io.EOF {
-				return nil, nil, err
-			}
-			return refs, baseHref, nil
-		case html.StartTagToken, html.SelfClosingTagToken:
-			name, hasAttr := z.TagName()
-			if string(name) == "noscript" {
-				// The tokenizer reads <noscript> as raw text, as a browser
-				// that runs scripts does. We run none: parse it as markup.
-				z.NextIsNotRawText()
-			}
-			attr := linkAttr(name)
-			if attr == "" || !hasAttr {
-				continue
-			}
-			v, ok := attrValue(z, attr)
-			if !ok {
-				continue
-			}
-			if string(name) == "base" {
-				if baseHref == nil {
-					baseHref = &v
-				}
-				continue
-			}
-			if _, dup := distinct[v]; !dup {
-				distinct[v] = struct{}{}
-				refs = append(refs, v)
-			}
-		}
-		// Text, comments, end tags and doctypes carry no links. The
-		// tokenizer returns the inside of <script> and <style> as one text
-		// token, so a "<a href>" in there never looks like a tag.
-	}
-}
-
-// linkAttr names the attribute of tag that holds a link, or "" if tag has
-// none we follow. The tag name comes lower-cased from the tokenizer.
-func linkAttr(tag []byte) string {
-	switch string(tag) { // the compiler does not allocate for this
-	case "a", "area", "link", "base":
-		return "href"
-	case "frame", "iframe":
-		return "src"
-	}
-	return ""
-}
-
-// attrValue returns the value of the current tag's attribute key, with
-// character references already decoded by the tokenizer ("&amp;" is "&").
-// If the attribute is repeated, the first one counts, as in HTML.
-func attrValue(z *html.Tokenizer, key string) (string, bool) {
-	for more := true; more; {
-		var k, v []byte
-		k, v, more = z.TagAttr()
-		if string(k) == key {
-			return string(v), true
-		}
-	}
-	return "", false
 }

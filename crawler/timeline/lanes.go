@@ -47,7 +47,10 @@ func sortedByStart(bars []Bar) []Bar {
 
 // drawConnLanes draws a lane per connection from y down, and returns where
 // they end. With several loops, a lane's name says which loop's it is.
-func drawConnLanes(b *strings.Builder, bars []Bar, lanes map[connKey]int, sayLoop bool, x func(time.Duration) float64, y, laneH float64) float64 {
+// t0 is where the section's axis starts: a request queued before it (the
+// robots.txt the crawl asked for before its first request went out) has
+// its wait drawn from there, not into the lanes' names on the left.
+func drawConnLanes(b *strings.Builder, bars []Bar, lanes map[connKey]int, sayLoop bool, x func(time.Duration) float64, t0 time.Duration, y, laneH float64) float64 {
 	byLane := make([][]Bar, len(lanes))
 	for _, bar := range sortedByStart(bars) {
 		byLane[lanes[keyOf(bar)]] = append(byLane[lanes[keyOf(bar)]], bar)
@@ -66,7 +69,7 @@ func drawConnLanes(b *strings.Builder, bars []Bar, lanes map[connKey]int, sayLoo
 			}
 			fmt.Fprintf(b, `<text x="%.0f" y="%.1f" text-anchor="end" fill="#555">%s</text>`+"\n", leftMargin-4, top+laneH-4, name)
 		}
-		var free time.Duration // when the lane's previous bar ended
+		free := t0 // when the lane's previous bar ended, or the axis began
 		for _, bar := range laneBars {
 			drawBar(b, bar, x, top, laneH, free)
 			free = max(free, bar.End())

@@ -128,7 +128,7 @@ func (s *Section) draw(b *strings.Builder, x func(time.Duration) float64, y, lan
 		fmt.Fprintf(b, `<text x="%.0f" y="%.1f" fill="#555">and %d more hosts, not drawn</text>`+"\n", leftMargin, y+11, hidden)
 		y += 14
 	}
-	y = drawConnLanes(b, s.Bars, lanes, len(s.Loops) > 1 || manyLoops(s.Bars), sx, y, laneH)
+	y = drawConnLanes(b, s.Bars, lanes, len(s.Loops) > 1 || manyLoops(s.Bars), sx, t0, y, laneH)
 	b.WriteString("</g>\n")
 	return y + sectionGap
 }

@@ -214,3 +214,30 @@ func TestChartOfSectionsOnOneAxis(t *testing.T) {
 		t.Fatalf("bars %s and %s px wide: want the whole axis, then half of it", a, b)
 	}
 }
+
+// A request queued before the section's first request started (robots.txt
+// is asked for before anything goes out) has its wait drawn from the
+// axis's start, never left of it, where the lanes' names are.
+func TestAHostWaitNeverCrossesTheLaneNames(t *testing.T) {
+	read := func(end time.Duration) []timeline.Phase { return []timeline.Phase{{Name: "read", End: end}} }
+	bars := []timeline.Bar{
+		{Loop: 0, Lane: 1, Label: "/robots.txt", Robots: true, Queued: 0, Start: 2 * ms, Phases: read(4 * ms)},
+		{Loop: 1, Lane: 1, Label: "/a", Queued: 0, Start: 6 * ms, Phases: read(9 * ms)},
+	}
+	var out bytes.Buffer
+	if err := timeline.WriteSVG(&out, "test", bars); err != nil {
+		t.Fatal(err)
+	}
+	var root svgNode
+	if err := xml.Unmarshal(out.Bytes(), &root); err != nil {
+		t.Fatalf("not XML: %v", err)
+	}
+	axis, _ := strconv.ParseFloat(root.find("phase")[0].attr("x"), 64) // the first request starts the axis
+	waits := root.find("hostwait")
+	if len(waits) != 1 {
+		t.Fatalf("%d host waits drawn, want 1 (loop 1's /a, queued before the axis began)", len(waits))
+	}
+	if x1, _ := strconv.ParseFloat(waits[0].attr("x1"), 64); x1 < axis {
+		t.Errorf("the host wait starts at x=%.1f, left of the axis at %.1f, through the lane's name", x1, axis)
+	}
+}

@@ -32,15 +32,15 @@ func main() {
 	if _, err := os.Stat(dir); err != nil {
 		dir = "." // run from inside the directory
 	}
-	if err := run(os.Stdout, dir, 60, 200*time.Millisecond); err != nil {
+	if _, err := run(os.Stdout, dir, 60, 200*time.Millisecond); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 }
 
 // run draws n requests of delay each, with a semaphore of 5 and with
-// none, as two sections of one chart.
-func run(w io.Writer, dir string, n int, delay time.Duration) error {
+// none, as two sections of one chart, and returns the chart.
+func run(w io.Writer, dir string, n int, delay time.Duration) (timeline.Chart, error) {
 	chart := timeline.Chart{Title: fmt.Sprintf("%d requests to a server that takes %v for each, on one time axis", n, delay)}
 	for _, limit := range []int{5, n} {
 		name := "Semaphore(5)"
@@ -49,7 +49,7 @@ func run(w io.Writer, dir string, n int, delay time.Duration) error {
 		}
 		section, peak, took, err := fetchAll(n, limit, delay)
 		if err != nil {
-			return err
+			return chart, err
 		}
 		section.Title = fmt.Sprintf("%s: %v, peak %d in flight at the server", name, took.Round(10*time.Millisecond), peak)
 		chart.Sections = append(chart.Sections, section)
@@ -57,7 +57,7 @@ func run(w io.Writer, dir string, n int, delay time.Duration) error {
 	}
 	f, err := os.Create(filepath.Join(dir, "semaphore-and-unbounded.svg"))
 	if err != nil {
-		return err
+		return chart, err
 	}
 	err = chart.WriteSVG(f)
 	if cerr := f.Close(); err == nil {
@@ -66,7 +66,7 @@ func run(w io.Writer, dir string, n int, delay time.Duration) error {
 	if err == nil {
 		fmt.Fprintf(w, "drawn in %s\n", f.Name())
 	}
-	return err
+	return chart, err
 }
 
 // fetchAll makes n requests of delay each, at most limit at a time, and

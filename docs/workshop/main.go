@@ -21,9 +21,10 @@ import (
 	"loopkit/docs/workshop/internal/runner"
 )
 
-// files are the exercises' READMEs and the hints, built into the runner.
+// files are the exercises' READMEs, the hints and the known wrong answers,
+// built into the runner.
 //
-//go:embed */README.md hints/*.md
+//go:embed */README.md hints/*.md solutions/*/wrong/*.diff
 var files embed.FS
 
 func main() {

@@ -34,6 +34,18 @@ var unstable = []*regexp.Regexp{
 // in this program's output (a count of spins, which worker counted a page).
 func Quoted(t *testing.T, doc, command, output string, more ...string) {
 	t.Helper()
+	quoted := quotedLines(t, doc, "$ "+command)
+	if len(quoted) == 0 {
+		t.Fatalf("%s quotes no output of %q", doc, command)
+	}
+	Match(t, doc+": "+command, quoted, output, more...)
+}
+
+// Match fails the test unless each of the quoted lines is a line of
+// output, in order, once the unstable parts of both are masked (more:
+// as for Quoted). where names the quotation in the failure.
+func Match(t *testing.T, where string, quoted []string, output string, more ...string) {
+	t.Helper()
 	masks := unstable
 	for _, m := range more {
 		masks = append(masks, regexp.MustCompile(m))
@@ -43,10 +55,6 @@ func Quoted(t *testing.T, doc, command, output string, more ...string) {
 			s = re.ReplaceAllString(s, "#")
 		}
 		return s
-	}
-	quoted := quotedLines(t, doc, "$ "+command)
-	if len(quoted) == 0 {
-		t.Fatalf("%s quotes no output of %q", doc, command)
 	}
 	var got []string
 	for _, line := range strings.Split(output, "\n") {
@@ -60,8 +68,8 @@ func Quoted(t *testing.T, doc, command, output string, more ...string) {
 			i++
 		}
 		if i == len(got) {
-			t.Errorf("%s quotes this line of %q, which the program does not print (or not in this order):\n%s\n(masked: %s)\nthe program printed:\n%s",
-				doc, command, q, want, output)
+			t.Errorf("%s: the quotation has this line, which the program does not print (or not in this order):\n%s\n(masked: %s)\nthe program printed:\n%s",
+				where, q, want, output)
 			return
 		}
 		at = i + 1
@@ -72,31 +80,63 @@ func Quoted(t *testing.T, doc, command, output string, more ...string) {
 // line is first, without that line and without its "..." lines.
 func quotedLines(t *testing.T, doc, first string) []string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(moduleRoot(t), doc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(b), "\n")
-	for i := 0; i+1 < len(lines); i++ {
-		if lines[i] != "```text" || lines[i+1] != first {
-			continue
-		}
-		var out []string
-		for _, l := range lines[i+2:] {
-			if l == "```" {
-				break
+	for _, b := range Blocks(t, doc) {
+		if len(b.Commands) > 0 && "$ "+b.Commands[0] == first {
+			var out []string
+			for _, l := range b.Lines[1:] {
+				if l != "..." {
+					out = append(out, l)
+				}
 			}
-			if l != "..." {
-				out = append(out, l)
-			}
+			return out
 		}
-		return out
 	}
 	return nil
 }
 
-// moduleRoot is the directory of go.mod, above the test's own.
-func moduleRoot(t *testing.T) string {
+// Block is a ```text block of a document that shows commands typed at a
+// prompt ("$ go run ./cmd/crawl") and what the last of them printed.
+type Block struct {
+	Line     int      // where the block's first line is, from 1
+	Lines    []string // every line of it
+	Commands []string // its "$ " lines, without the "$ "
+	Output   []string // the lines after the last command, without its "..." lines
+}
+
+// Blocks returns doc's ```text blocks that start with a "$ " line.
+func Blocks(t *testing.T, doc string) []Block {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(ModuleRoot(t), doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	var out []Block
+	for i := 0; i+1 < len(lines); i++ {
+		if lines[i] != "```text" || !strings.HasPrefix(lines[i+1], "$ ") {
+			continue
+		}
+		blk := Block{Line: i + 2}
+		for _, l := range lines[i+1:] {
+			if l == "```" {
+				break
+			}
+			blk.Lines = append(blk.Lines, l)
+			switch {
+			case strings.HasPrefix(l, "$ "):
+				blk.Commands = append(blk.Commands, strings.TrimPrefix(l, "$ "))
+				blk.Output = nil
+			case l != "...":
+				blk.Output = append(blk.Output, l)
+			}
+		}
+		out = append(out, blk)
+	}
+	return out
+}
+
+// ModuleRoot is the directory of go.mod, above the test's own.
+func ModuleRoot(t *testing.T) string {
 	t.Helper()
 	dir, err := os.Getwd()
 	if err != nil {

@@ -1,4 +1,4 @@
-// Package chunked is workshop exercise 10, the second of two parts on
+// Package chunked is workshop exercise 14, the second of two parts on
 // HTTP/1.1's chunked transfer coding: an incremental decoder for a whole
 // body. README.md says what to build; exercise.go is yours to edit. This
 // file holds what you need and need not change: the errors, the bound on

@@ -113,3 +113,15 @@ func TestControlBytesAfterTheSize(t *testing.T) {
 		refuse(t, c.line, c.why)
 	}
 }
+
+// A control byte is one below the space, or DEL: ASCII's. Bytes from 0x80
+// up are not control bytes here: an extension's value may be UTF-8 text,
+// or any byte above ASCII (RFC 9110's obs-text), and the real parser lets
+// them through. Read as runes, bytes 0x80 to 0x9f are Unicode's C1
+// controls: a parser that asks unicode.IsControl refuses a euro sign
+// (e2 82 ac) that every other parser accepts.
+func TestBytesAboveASCIIAreNotControlBytes(t *testing.T) {
+	parse(t, "5;price=\"12 \xe2\x82\xac\"", 5) // "12 €", in UTF-8: 0x82 is a C1 control as a rune
+	parse(t, "5;x=\x80\x85\x9f", 5)            // the C1 range, as raw bytes
+	parse(t, "5;x=\xa0\xff", 5)                // the rest of the upper half
+}

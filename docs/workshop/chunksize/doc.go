@@ -1,4 +1,4 @@
-// Package chunksize is workshop exercise 9, the first of two parts on
+// Package chunksize is workshop exercise 13, the first of two parts on
 // HTTP/1.1's chunked transfer coding: reading a chunk-size line, strictly.
 // README.md says what to build; exercise.go is yours to edit.
 package chunksize

@@ -1,4 +1,4 @@
-// Package countdown is workshop exercise 4: wait for many futures with
+// Package countdown is workshop exercise 6: wait for many futures with
 // nothing but callbacks. README.md says what to build; exercise.go is
 // yours to edit.
 package countdown

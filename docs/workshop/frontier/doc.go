@@ -1,4 +1,4 @@
-// Package frontier is workshop exercise 12, the second of two parts on a
+// Package frontier is workshop exercise 16, the second of two parts on a
 // polite crawler's to-do list: the same frontier as part 1, with a heap of
 // hosts instead of a scan. README.md says what to build; exercise.go is
 // yours to edit. This file holds what you need and need not change: the

@@ -1,4 +1,4 @@
-// Package hostqueues is workshop exercise 11, the first of two parts on a
+// Package hostqueues is workshop exercise 15, the first of two parts on a
 // polite crawler's to-do list: URLs in per-host queues, handed out only
 // for hosts that may be asked now. README.md says what to build;
 // exercise.go is yours to edit.

@@ -1,4 +1,4 @@
-// Package minifuture is workshop exercise 3: a Future from scratch, whose
+// Package minifuture is workshop exercise 5: a Future from scratch, whose
 // callbacks are scheduled, never run inline. README.md says what to build;
 // exercise.go is yours to edit.
 package minifuture

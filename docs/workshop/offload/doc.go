@@ -1,3 +1,3 @@
-// Package offload is workshop exercise 13: keep blocking work off the
+// Package offload is workshop exercise 18: keep blocking work off the
 // loop. README.md says what to build; exercise.go is yours to edit.
 package offload

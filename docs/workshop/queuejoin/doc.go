@@ -1,4 +1,4 @@
-// Package queuejoin is workshop exercise 8: the 500-lines crawler's queue,
+// Package queuejoin is workshop exercise 12: the 500-lines crawler's queue,
 // whose Join says when the crawl is over. README.md says what to build;
 // exercise.go is yours to edit.
 package queuejoin

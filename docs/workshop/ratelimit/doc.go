@@ -1,4 +1,4 @@
-// Package ratelimit is workshop exercise 7: a token bucket, as a task
+// Package ratelimit is workshop exercise 10: a token bucket, as a task
 // primitive like task.Semaphore. README.md says what to build; exercise.go
 // is yours to edit.
 package ratelimit

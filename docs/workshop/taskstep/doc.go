@@ -1,4 +1,4 @@
-// Package taskstep is workshop exercise 6: Task.step, the heart of the
+// Package taskstep is workshop exercise 9: Task.step, the heart of the
 // 500-lines chapter, on iter.Pull. README.md says what to build;
 // exercise.go is yours to edit. This file holds the rest of the Task,
 // which you need and need not change.

@@ -1,4 +1,4 @@
-// Package timeout is workshop exercise 5: a deadline for any future, made
+// Package timeout is workshop exercise 7: a deadline for any future, made
 // of a loop timer and cancellation. README.md says what to build;
 // exercise.go is yours to edit.
 package timeout

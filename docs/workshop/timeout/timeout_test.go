@@ -17,38 +17,8 @@ import (
 // The tests never bet on speed: a deadline is either an hour (it cannot
 // pass during a test) or a millisecond with nothing to race it.
 
-// clock is the loop, with a record of every timer WithTimeout set.
-// beforeFire, if set, runs in the timer's own callback, just before
-// yours: it plays something that happens in the very turn the deadline
-// passes.
-type clock struct {
-	*loop.Loop
-	timers     []*loop.Timer
-	beforeFire func()
-}
-
-func (c *clock) CallLater(d time.Duration, fn func()) *loop.Timer {
-	t := c.Loop.CallLater(d, func() {
-		if c.beforeFire != nil {
-			c.beforeFire()
-		}
-		fn()
-	})
-	c.timers = append(c.timers, t)
-	return t
-}
-
-// armed counts the timers still armed, and disarms them: Cancel reports
-// true only for a timer that had neither fired nor been cancelled.
-func (c *clock) armed() int {
-	n := 0
-	for _, t := range c.timers {
-		if t.Cancel() {
-			n++
-		}
-	}
-	return n
-}
+// clock is the loop, with a record of every timer set (wstest.Clock).
+type clock = wstest.Clock
 
 // noTimerLeft fails the test if a timer outlived the request. An hour-long
 // timer left armed keeps its closure, and f, alive for an hour; a crawler
@@ -58,7 +28,7 @@ func (c *clock) armed() int {
 func noTimerLeft(t *testing.T, c *clock, y task.Yield) {
 	t.Helper()
 	wstest.Turns(y, 2) // let done callbacks run
-	if n := c.armed(); n > 0 {
+	if n := c.Armed(); n > 0 {
 		t.Errorf("%d timer(s) still armed after the outcome: cancel the timer once it cannot matter", n)
 	}
 }
@@ -98,7 +68,7 @@ func TestDeadlinePassesAndCancelsF(t *testing.T) {
 		c := &clock{Loop: l}
 		f := future.New[string](l) // never completed by anyone
 		_, err := task.Await(y, timeout.WithTimeout(c, f, time.Millisecond))
-		if len(c.timers) == 0 {
+		if len(c.Timers) == 0 {
 			t.Error("WithTimeout set no timer with CallLater: how did it know the deadline had passed?")
 		}
 		if !errors.Is(err, timeout.ErrTimeout) {
@@ -218,7 +188,7 @@ func TestOwnerCancelsInTheTurnTheDeadlinePasses(t *testing.T) {
 		c := &clock{Loop: l}
 		f := future.New[string](l)
 		var out *future.Future[string]
-		c.beforeFire = func() { out.Cancel() }
+		c.BeforeFire = func() { out.Cancel() }
 		out = timeout.WithTimeout(c, f, time.Millisecond)
 		task.Sleep(y, 10*time.Millisecond) // past the deadline
 		wstest.Turns(y, 2)

@@ -1,4 +1,4 @@
-// Package timerheap is workshop exercise 1: the loop's timers, a heap
+// Package timerheap is workshop exercise 2: the loop's timers, a heap
 // ordered by (deadline, sequence) with lazy cancellation. README.md says
 // what to build; exercise.go is yours to edit. This file holds what you
 // need and need not change: the Timer, and container/heap's plumbing.

@@ -1,4 +1,4 @@
-// Package wakeup is workshop exercise 14: the loop's one door for other
+// Package wakeup is workshop exercise 20: the loop's one door for other
 // goroutines, CallSoonThreadsafe, and its deduplicated wake-up. README.md
 // says what to build; exercise.go is yours to edit. This file holds what
 // you need and need not change: the Bell, the Inbox and its list of posts.
@@ -24,7 +24,7 @@ type Bell interface {
 type Inbox struct {
 	bell Bell
 	//lint:ignore U1000 Post and Take, which you write, keep it
-	pending atomic.Bool // a ring is on its way, and the loop has not taken the posts yet
+	pending flag // a ring is on its way, and the loop has not taken the posts yet
 
 	mu  sync.Mutex
 	fns []func()
@@ -54,4 +54,42 @@ func (in *Inbox) takeAll() []func() {
 		in.afterTakeAll()
 	}
 	return fns
+}
+
+// flag is an atomic.Bool with a hook for the tests: use it as you would
+// one (Load, Store, CompareAndSwap, Swap). The hook runs just after a
+// method that reads the flag, once, to play a post from another goroutine
+// that lands right there: between your read of pending and your write.
+//
+//lint:file-ignore U1000 Post and Take, which you write, use flag's methods
+type flag struct {
+	b         atomic.Bool
+	afterRead func() // for the tests: see export_test.go
+}
+
+func (f *flag) Load() bool {
+	v := f.b.Load()
+	f.read()
+	return v
+}
+
+func (f *flag) Store(v bool) { f.b.Store(v) }
+
+func (f *flag) CompareAndSwap(old, new bool) bool {
+	swapped := f.b.CompareAndSwap(old, new)
+	f.read()
+	return swapped
+}
+
+func (f *flag) Swap(v bool) bool {
+	old := f.b.Swap(v)
+	f.read()
+	return old
+}
+
+func (f *flag) read() {
+	if hook := f.afterRead; hook != nil {
+		f.afterRead = nil
+		hook()
+	}
 }

@@ -16,13 +16,16 @@ import (
 // bell is a fake Bell for tests on one goroutine: it counts rings and
 // knows whether a ring is waiting to be silenced. onSilence, if set, runs
 // inside the next Silence, before the bell is emptied: it plays another
-// goroutine whose post lands at that very moment.
+// goroutine whose post lands at that very moment. onRing, if set, runs
+// inside the next Ring, once it has rung: it plays the loop, woken at
+// once, taking its posts before the post that rang has returned.
 type bell struct {
 	rings     int
 	rung      bool
 	silenced  bool
 	failNext  error
 	onSilence func()
+	onRing    func()
 }
 
 func (b *bell) Ring() error {
@@ -32,6 +35,10 @@ func (b *bell) Ring() error {
 		return err
 	}
 	b.rung = true
+	if fn := b.onRing; fn != nil {
+		b.onRing = nil
+		fn()
+	}
 	return nil
 }
 
@@ -173,6 +180,68 @@ func TestAPostJustAfterTheTakeIsNeverStranded(t *testing.T) {
 	runAll(rest)
 	if !slices.Equal(log, []string{"A", "X"}) {
 		t.Fatalf("the loop ran %v; want [A X]", log)
+	}
+}
+
+// Two goroutines post at once, the second landing just after the first
+// has read pending and before it writes it. Only one of them turned
+// pending from false to true, so only one rings: reading the flag and
+// then setting it, in two steps, lets both see false and both ring. A
+// CompareAndSwap (or a Swap) reads and sets in one step that no post can
+// land inside. The test plays the second post in the first one's gap, on
+// one goroutine, with a hook the flag runs after each read.
+func TestTwoPostsAtOnceRingOnce(t *testing.T) {
+	b := &bell{}
+	in := wakeup.New(b)
+	var log []string
+	landed := false
+	wakeup.AfterPendingRead(in, func() {
+		landed = true
+		if err := in.Post(record(&log, "B")); err != nil {
+			t.Error(err)
+		}
+	})
+	if err := in.Post(record(&log, "A")); err != nil {
+		t.Fatal(err)
+	}
+	if !landed {
+		t.Fatal("Post never read in.pending, so this test could not land a post between its read and its write")
+	}
+	if b.rings != 1 {
+		t.Fatalf("two posts at once rang the bell %d times; want once: each saw no ring on its way, and both rang", b.rings)
+	}
+	fns, err := in.Take()
+	if err != nil {
+		t.Fatal(err)
+	}
+	runAll(fns)
+	if len(log) != 2 {
+		t.Fatalf("the loop ran %v; want both posts", log)
+	}
+}
+
+// The loop may wake the moment the bell rings, and take its posts before
+// the post that rang has returned. The callback must be in the inbox by
+// then: queued after the ring, it would be left there with the bell
+// silent and the waker re-armed — stranded.
+func TestALoopThatWakesAtTheRingFindsThePost(t *testing.T) {
+	b := &bell{}
+	in := wakeup.New(b)
+	var log []string
+	var taken []func()
+	b.onRing = func() {
+		fns, err := in.Take()
+		if err != nil {
+			t.Error(err)
+		}
+		taken = fns
+	}
+	if err := in.Post(record(&log, "A")); err != nil {
+		t.Fatal(err)
+	}
+	runAll(taken)
+	if !slices.Contains(log, "A") && !b.rung {
+		t.Fatal("A was not taken by the loop that woke at its ring, and the bell is silent: A is stranded")
 	}
 }
 

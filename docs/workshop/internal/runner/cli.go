@@ -11,19 +11,19 @@ import (
 
 // App is the runner's commands over its files, its Tester and its output.
 type App struct {
-	Files  fs.FS     // NAME/README.md and hints/NAME.md for each exercise
+	Files  fs.FS     // NAME/README.md, hints/NAME.md and solutions/NAME/wrong/*.diff for each exercise
 	Tester Tester    // runs the tests
 	Out    io.Writer // where everything is printed
 	Dir    string    // the workshop's directory on disk; only watch needs it
 }
 
 // Usage is the runner's help.
-const Usage = `The loopkit workshop: fourteen exercises, each a hole cut in code you have read.
+const Usage = `The loopkit workshop: twenty exercises, each a hole cut in code you have read.
 
   go run ./docs/workshop list              progress: ✓ solved, ✗ not yet (runs every test)
   go run ./docs/workshop next              the first exercise not solved yet, and how to start
   go run ./docs/workshop hint NAME [N]     hint N (1, 2 or 3) of an exercise, one at a time
-  go run ./docs/workshop hint NAME wrong   the wrong answers people commonly give, where known
+  go run ./docs/workshop hint NAME wrong   the known wrong answers, and the test that catches each
   go run ./docs/workshop verify NAME       run an exercise's tests, with their output
   go run ./docs/workshop watch [NAME]      verify again each time you save (Ctrl-C stops)
 
@@ -211,10 +211,14 @@ func (a *App) hint(args []string) error {
 		return err
 	}
 	if len(args) == 2 && args[1] == "wrong" {
-		if wrong == "" {
-			return fmt.Errorf("%s lists no common wrong answers; its hints are 1 to %d", e.Name, len(hints))
+		known, err := a.knownWrong(e)
+		if err != nil {
+			return err
 		}
-		fmt.Fprintf(a.Out, "\n%s — common wrong answers\n\n%s\n", e.Name, Plain(wrong))
+		if wrong == "" && len(known) == 0 {
+			return fmt.Errorf("%s knows no common wrong answers; its hints are 1 to %d", e.Name, len(hints))
+		}
+		fmt.Fprint(a.Out, FormatWrong(e, wrong, known))
 		return nil
 	}
 	n := 1
@@ -223,7 +227,11 @@ func (a *App) hint(args []string) error {
 			return fmt.Errorf("hint %s %s: the hint's number is 1, 2 or 3", args[0], args[1])
 		}
 	}
-	text, err := FormatHint(e, hints, n, wrong != "")
+	known, err := a.knownWrong(e)
+	if err != nil {
+		return err
+	}
+	text, err := FormatHint(e, hints, n, wrong != "" || len(known) > 0)
 	if err != nil {
 		return err
 	}
@@ -262,7 +270,9 @@ func (a *App) verify(ctx context.Context, name string) (int, error) {
 	}
 	fmt.Fprint(a.Out, FormatVerdict(e, ok, e.Race && a.Tester.RaceDetector()))
 	if !ok {
-		if _, wrong, err := a.hintFile(e); err == nil && wrong != "" {
+		_, wrong, err := a.hintFile(e)
+		known, kerr := a.knownWrong(e)
+		if err == nil && kerr == nil && (wrong != "" || len(known) > 0) {
 			fmt.Fprintf(a.Out, "  The usual mistakes: go run ./docs/workshop hint %s wrong\n", e.Name)
 		}
 		return 1, nil

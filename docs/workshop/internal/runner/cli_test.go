@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -53,6 +55,10 @@ func files() fstest.MapFS {
 		}
 		fsys["hints/"+e.Name+".md"] = &fstest.MapFile{Data: []byte(hints)}
 	}
+	fsys["solutions/timeout/wrong/b-second.diff"] = &fstest.MapFile{Data: []byte(
+		"Wrong: the second mistake,\nover two lines.\nRule: 1\nCaught by: TestB\n\n--- a/exercise.go\n+++ b/exercise.go\n")}
+	fsys["solutions/timeout/wrong/a-first.diff"] = &fstest.MapFile{Data: []byte(
+		"Wrong: the first mistake.\nRule: 2\nRace: yes\nCaught by: TestA\n\n--- a/exercise.go\n+++ b/exercise.go\n")}
 	return fsys
 }
 
@@ -75,22 +81,23 @@ func mustContain(t *testing.T, out string, parts ...string) {
 }
 
 func TestListShowsProgressAndWhatIsNext(t *testing.T) {
-	out, status, _ := run(t, map[string]bool{"timerheap": true, "minifuture": true}, "list")
+	out, status, _ := run(t, map[string]bool{"readyqueue": true, "timerheap": true, "minifuture": true}, "list")
 	if status != 0 {
 		t.Errorf("list exited %d", status)
 	}
 	mustContain(t, out,
-		"2 of 14 exercises solved",
-		"  ✓  1. timerheap   title of timerheap\n",
-		"  ✗  2. echo        title of echo (1 of 3 tests fail)\n",
-		"  ✓  3. minifuture  title of minifuture\n",
-		"  ✗ 14. wakeup      title of wakeup (1 of 3 tests fail)\n",
+		"3 of 20 exercises solved",
+		"  ✓  1. readyqueue  title of readyqueue\n",
+		"  ✓  2. timerheap   title of timerheap\n",
+		"  ✗  3. echo        title of echo (1 of 3 tests fail)\n",
+		"  ✓  5. minifuture  title of minifuture\n",
+		"  ✗ 20. wakeup      title of wakeup (1 of 3 tests fail)\n",
 		"Next: echo — go run ./docs/workshop next")
 }
 
 func TestNoArgumentsIsList(t *testing.T) {
 	out, status, _ := run(t, nil)
-	if status != 0 || !strings.Contains(out, "0 of 14 exercises solved") {
+	if status != 0 || !strings.Contains(out, "0 of 20 exercises solved") {
 		t.Errorf("no arguments: status %d, output\n%s", status, out)
 	}
 }
@@ -101,23 +108,23 @@ func TestAllSolved(t *testing.T) {
 		all[e.Name] = true
 	}
 	out, _, _ := run(t, all, "list")
-	mustContain(t, out, "14 of 14 exercises solved", "All solved.")
+	mustContain(t, out, "20 of 20 exercises solved", "All solved.")
 	out, _, _ = run(t, all, "next")
 	mustContain(t, out, "Every exercise is solved.")
 }
 
 func TestNextIntroducesTheFirstUnsolved(t *testing.T) {
-	out, status, ft := run(t, map[string]bool{"timerheap": true, "minifuture": true}, "next")
+	out, status, ft := run(t, map[string]bool{"readyqueue": true, "timerheap": true, "minifuture": true}, "next")
 	if status != 0 {
 		t.Errorf("next exited %d", status)
 	}
 	// It stops at the first that fails: what comes after is not run.
-	if want := []string{"timerheap", "echo"}; !slices.Equal(ft.ran, want) {
+	if want := []string{"readyqueue", "timerheap", "echo"}; !slices.Equal(ft.ran, want) {
 		t.Errorf("next ran the tests of %v; want %v, in that order, and nothing after the first unsolved", ft.ran, want)
 	}
-	mustContain(t, out, "  ✓  1. timerheap\n")
+	mustContain(t, out, "  ✓  2. timerheap\n")
 	mustContain(t, out,
-		"Next: 2. echo — title of echo (1 of 3 tests fail)",
+		"Next: 3. echo — title of echo (1 of 3 tests fail)",
 		"Summary of echo, with a link.",
 		"docs/workshop/echo/exercise.go",
 		"go run ./docs/workshop verify echo",
@@ -133,9 +140,9 @@ func TestHintsComeOneAtATime(t *testing.T) {
 		t.Errorf("hint timeout: status %d, output\n%s", status, out)
 	}
 	mustContain(t, out, "go run ./docs/workshop hint timeout 2")
-	out, _, _ = run(t, nil, "hint", "5", "2") // by number
+	out, _, _ = run(t, nil, "hint", "7", "2") // by number
 	if !strings.Contains(out, "timeout — hint 2 of 3\n\ntwo\n") || strings.Contains(out, "one") || strings.Contains(out, "three") {
-		t.Errorf("hint 3 2: output\n%s", out)
+		t.Errorf("hint 7 2: output\n%s", out)
 	}
 	out, _, _ = run(t, nil, "hint", "timeout", "3")
 	mustContain(t, out, "three", "That was the last hint", "docs/workshop/solutions/timeout/exercise.go")
@@ -155,11 +162,45 @@ func TestCommonWrongAnswers(t *testing.T) {
 	mustContain(t, out, "go run ./docs/workshop hint chunked wrong")
 	out, _, _ = run(t, nil, "verify", "chunked")
 	mustContain(t, out, "The usual mistakes: go run ./docs/workshop hint chunked wrong")
-	if out, status, _ := run(t, nil, "hint", "timeout", "wrong"); status == 0 || !strings.Contains(out, "lists no common wrong answers") {
-		t.Errorf("hint timeout wrong, which has none: status %d, output\n%s", status, out)
+	// Known wrong answers, in their files' order, each with its test,
+	// where the hints list none.
+	out, status, _ = run(t, nil, "hint", "timeout", "wrong")
+	mustContain(t, out, "timeout — 2 known wrong answers, and the test that catches each\n\n"+
+		"- a-first: the first mistake.\n  Caught by TestA.\n"+
+		"- b-second: the second mistake, over two lines.\n  Caught by TestB.\n")
+	if status != 0 || strings.Contains(out, "common wrong answers") {
+		t.Errorf("hint timeout wrong: status %d, output\n%s", status, out)
 	}
-	if out, _, _ := run(t, nil, "hint", "timeout", "3"); strings.Contains(out, "wrong") {
-		t.Errorf("the last hint of an exercise without common wrong answers points to them:\n%s", out)
+	out, _, _ = run(t, nil, "hint", "timeout", "3")
+	mustContain(t, out, "go run ./docs/workshop hint timeout wrong")
+	if out, status, _ := run(t, nil, "hint", "countdown", "wrong"); status == 0 || !strings.Contains(out, "knows no common wrong answers") {
+		t.Errorf("hint countdown wrong, which has none: status %d, output\n%s", status, out)
+	}
+	if out, _, _ := run(t, nil, "hint", "countdown", "3"); strings.Contains(out, "wrong") {
+		t.Errorf("the last hint of an exercise without wrong answers points to them:\n%s", out)
+	}
+}
+
+// On the real files: every exercise's wrong answers are all listed, and
+// each names its test.
+func TestHintWrongListsEveryKnownWrongAnswer(t *testing.T) {
+	var out bytes.Buffer
+	app := &App{Files: os.DirFS(workshop), Tester: &fakeTester{}, Out: &out}
+	for _, e := range Exercises {
+		out.Reset()
+		diffs, _ := filepath.Glob(filepath.Join(workshop, "solutions", e.Name, "wrong", "*.diff"))
+		if status := app.Run(context.Background(), []string{"hint", e.Name, "wrong"}); status != 0 {
+			t.Errorf("hint %s wrong: status %d:\n%s", e.Name, status, out.String())
+			continue
+		}
+		if !strings.Contains(out.String(), fmt.Sprintf("%s — %d known wrong answers", e.Name, len(diffs))) {
+			t.Errorf("hint %s wrong does not list its %d known wrong answers:\n%s", e.Name, len(diffs), out.String())
+		}
+		for _, d := range diffs {
+			if !strings.Contains(out.String(), "- "+strings.TrimSuffix(filepath.Base(d), ".diff")+": ") {
+				t.Errorf("hint %s wrong leaves out %s", e.Name, filepath.Base(d))
+			}
+		}
 	}
 }
 

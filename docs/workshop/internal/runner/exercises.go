@@ -26,20 +26,28 @@ type Exercise struct {
 // in each README's title is its place here (a test checks it).
 // The two longest are cut in two parts of about twenty minutes each; a
 // part 2 gives part 1's answer in its doc.go, so it stands on its own.
+// Each stage starts with a warm-up of five to ten minutes: one function,
+// one rule.
 var Exercises = []Exercise{
+	{Name: "readyqueue"}, // a warm-up
 	{Name: "timerheap"},
 	{Name: "echo", Race: true},
+	{Name: "event"}, // a warm-up
 	{Name: "minifuture"},
 	{Name: "countdown"},
 	{Name: "timeout"},
+	{Name: "sleep"}, // a warm-up
 	{Name: "taskstep"},
 	{Name: "ratelimit"},
+	{Name: "backoff"}, // a warm-up
 	{Name: "queuejoin"},
-	{Name: "chunksize"},  // chunked, part 1 of 2
-	{Name: "chunked"},    // part 2
-	{Name: "hostqueues"}, // the frontier, part 1 of 2
-	{Name: "frontier"},   // part 2
+	{Name: "chunksize"},            // chunked, part 1 of 2
+	{Name: "chunked"},              // part 2
+	{Name: "hostqueues"},           // the frontier, part 1 of 2
+	{Name: "frontier"},             // part 2
+	{Name: "handback", Race: true}, // a warm-up
 	{Name: "offload", Race: true},
+	{Name: "ringonce"}, // a warm-up
 	{Name: "wakeup", Race: true},
 }
 

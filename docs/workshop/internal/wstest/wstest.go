@@ -56,3 +56,38 @@ func Turns(y task.Yield, n int) {
 		task.Pause(y)
 	}
 }
+
+// Clock is a loop that keeps every timer set through its CallLater, for
+// the exercises that take a clock instead of the loop: Armed finds a
+// timer left armed. BeforeFire, if set, runs in a timer's own callback
+// just before the exercise's: it plays what happens in the very turn the
+// timer fires.
+type Clock struct {
+	*loop.Loop
+	Timers     []*loop.Timer
+	BeforeFire func()
+}
+
+// CallLater is the loop's, recorded.
+func (c *Clock) CallLater(d time.Duration, fn func()) *loop.Timer {
+	t := c.Loop.CallLater(d, func() {
+		if c.BeforeFire != nil {
+			c.BeforeFire()
+		}
+		fn()
+	})
+	c.Timers = append(c.Timers, t)
+	return t
+}
+
+// Armed counts the timers still armed, and disarms them: Cancel reports
+// true only for a timer that had neither fired nor been cancelled.
+func (c *Clock) Armed() int {
+	n := 0
+	for _, t := range c.Timers {
+		if t.Cancel() {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,6 @@
+//go:build workshop
+
+package event
+
+// Waiting is how many futures e still keeps.
+func Waiting(e *Event) int { return len(e.waiters) }
