@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -168,6 +169,40 @@ func groupGuard(t *testing.T, g *loop.Group) (disarm func()) {
 		// longer runs: Run has returned.
 		for _, lt := range loopTimers {
 			lt.Cancel()
+		}
+	}
+}
+
+// A group locked to its threads closes each loop as its fn returns, on
+// that fn's goroutine (the thread a task's coroutine was made on is the
+// only one it may be stopped from): every loop's close hooks have run by
+// the time Run returns, before Group.Close. An unlocked group leaves the
+// closing to Close.
+func TestALockedGroupClosesEachLoopAsItsRunEnds(t *testing.T) {
+	for _, locked := range []bool{true, false} {
+		g, err := loop.NewGroup(2, &loop.GroupOptions{LockOSThread: locked})
+		if err != nil {
+			t.Fatal(err)
+		}
+		closed := make([]bool, g.Len())
+		err = g.Run(func(i int, l *loop.Loop) error {
+			l.OnClose(func() { closed[i] = true })
+			l.Stop()
+			return l.Run()
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range closed {
+			if c != locked {
+				t.Errorf("locked %v: loop %d closed by the end of Run: %v", locked, i, c)
+			}
+		}
+		if err := g.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if slices.Contains(closed, false) {
+			t.Errorf("locked %v: after Close, closed %v", locked, closed)
 		}
 	}
 }
