@@ -71,6 +71,15 @@ func TestResultStates(t *testing.T) {
 	if f.Cancel() {
 		t.Fatal("cancelled a future that had already failed")
 	}
+	// Err says the same as Result, alone.
+	ok := future.New[string](q)
+	if err := ok.Err(); !errors.Is(err, future.ErrNotDone) {
+		t.Fatalf("Err of a pending future: %v, want ErrNotDone", err)
+	}
+	ok.SetResult("v")
+	if ok.Err() != nil || f.Err() != boom || !errors.Is(c.Err(), future.ErrCancelled) {
+		t.Fatalf("Err: succeeded %v, failed %v, cancelled %v; want nil, boom, ErrCancelled", ok.Err(), f.Err(), c.Err())
+	}
 }
 
 func TestCompletingTwiceIsAProgrammingError(t *testing.T) {

@@ -8,12 +8,22 @@ import (
 	"loopkit/loop"
 )
 
-func newLoop(t *testing.T) *loop.Loop {
+// newLoop gives a test a loop (opts nil: the defaults), closed when the
+// test ends, on which a panicking callback fails the test: the loop
+// survives a panic and the default handler only prints it, so a callback
+// of a future that panics where it should not would pass unseen. A test
+// that expects a panic sets a handler of its own.
+func newLoop(t *testing.T, opts ...loop.Options) *loop.Loop {
 	t.Helper()
-	l, err := loop.New(nil)
+	var o *loop.Options
+	if len(opts) > 0 {
+		o = &opts[0]
+	}
+	l, err := loop.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
+	l.SetPanicHandler(func(p loop.PanicInfo) { t.Errorf("a callback panicked: %v", p) })
 	t.Cleanup(func() { l.Close() })
 	return l
 }
@@ -99,5 +109,60 @@ func TestAFutureOnTheLoopAllocatesOnlyItself(t *testing.T) {
 	}
 	if allocs != 1 {
 		t.Fatalf("%v allocations per future, want 1", allocs)
+	}
+}
+
+// calls records which of its callbacks ran, each a method of its own so
+// that a loop's trace names each by its own function.
+type calls struct{ ran []string }
+
+func (c *calls) a(*future.Future[int]) { c.ran = append(c.ran, "a") }
+func (c *calls) b()                    { c.ran = append(c.ran, "b") }
+func (c *calls) c(*future.Future[int]) { c.ran = append(c.ran, "c") }
+func (c *calls) d()                    { c.ran = append(c.ran, "d") }
+func (c *calls) e(*future.Future[int]) { c.ran = append(c.ran, "e") }
+
+// An observed loop (Stats, or a trace) asks each callback what function
+// it is about to run, to time it under that name. A future answers for
+// its next done callback, the first two kept in fields and the rest in a
+// slice: every one of them must still run once, in order, and be named
+// as itself, whether the future has one callback or five.
+func TestObservedLoopRunsAndNamesEveryDoneCallback(t *testing.T) {
+	for n := 1; n <= 5; n++ {
+		for _, traced := range []bool{false, true} {
+			var named []string
+			opts := loop.Options{Stats: true}
+			if traced {
+				opts.Trace = func(it *loop.Iteration) {
+					for _, c := range it.Calls {
+						if _, m, ok := strings.Cut(c.Func, "(*calls)."); ok {
+							named = append(named, strings.TrimSuffix(m, "-fm"))
+						}
+					}
+				}
+			}
+			l := newLoop(t, opts)
+			var c calls
+			f := future.New[int](l)
+			adds := []func(){
+				func() { f.AddDoneCallback(c.a) }, func() { f.OnDone(c.b) }, func() { f.AddDoneCallback(c.c) },
+				func() { f.OnDone(c.d) }, func() { f.AddDoneCallback(c.e) },
+			}
+			for _, add := range adds[:n] {
+				add()
+			}
+			f.SetResult(1)
+			l.CallSoon(l.Stop)
+			if err := l.Run(); err != nil {
+				t.Fatal(err)
+			}
+			want := strings.Join([]string{"a", "b", "c", "d", "e"}[:n], ",")
+			if got := strings.Join(c.ran, ","); got != want {
+				t.Errorf("%d callbacks, traced %v: ran %s, want %s", n, traced, got, want)
+			}
+			if got := strings.Join(named, ","); traced && got != want {
+				t.Errorf("%d callbacks: the trace named %s, want %s", n, got, want)
+			}
+		}
 	}
 }

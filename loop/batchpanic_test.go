@@ -14,12 +14,12 @@ import (
 // The ready queue runs under one recover per batch: after a panic the
 // batch goes on from the next callback, each panic is reported once with
 // its own stack, and the order is kept. Checked by hand: resuming at the
-// panicking index (not after it) reports "first" forever; resuming at the
-// end of the batch loses "b" and "d".
+// panicking index (not after it) reports "first" forever (CatchPanics
+// ends the test after 100); resuming at the end of the batch loses "b"
+// and "d".
 func TestPanicsInOneBatchEachSkipOnlyThemselves(t *testing.T) {
 	eachPoller(t, func(t *testing.T, l *loop.Loop) {
-		var caught []loop.PanicInfo
-		l.SetPanicHandler(func(p loop.PanicInfo) { caught = append(caught, p) })
+		caught := loop.CatchPanics(t, l)
 		var ran []string
 		l.CallSoon(func() { ran = append(ran, "a") })
 		l.CallSoon(func() { panic("first") })
@@ -31,11 +31,11 @@ func TestPanicsInOneBatchEachSkipOnlyThemselves(t *testing.T) {
 		if got := strings.Join(ran, ","); got != "a,b,d" {
 			t.Fatalf("ran %s, want a,b,d", got)
 		}
-		if len(caught) != 2 || fmt.Sprint(caught[0].Value) != "first" || fmt.Sprint(caught[1].Value) != "again" {
-			t.Fatalf("handler got %v", caught)
+		if c := *caught; len(c) != 2 || fmt.Sprint(c[0].Value) != "first" || fmt.Sprint(c[1].Value) != "again" {
+			t.Fatalf("handler got %v", c)
 		}
-		if !strings.Contains(string(caught[1].Stack), "explodeAgain") {
-			t.Errorf("the second panic's stack does not name its function:\n%s", caught[1].Stack)
+		if stack := (*caught)[1].Stack; !strings.Contains(string(stack), "explodeAgain") {
+			t.Errorf("the second panic's stack does not name its function:\n%s", stack)
 		}
 	})
 }
@@ -50,8 +50,7 @@ func explodeAgain() { panic("again") }
 // runs the writer a turn late.
 func TestAPanickingReaderSkipsOnlyItself(t *testing.T) {
 	eachPoller(t, func(t *testing.T, l *loop.Loop) {
-		var caught []any
-		l.SetPanicHandler(func(p loop.PanicInfo) { caught = append(caught, p.Value) })
+		caught := loop.CatchPanics(t, l)
 		a, b := socketPair(t, l)
 		c, d := socketPair(t, l)
 		for _, fd := range []int{b, d} {
@@ -80,8 +79,8 @@ func TestAPanickingReaderSkipsOnlyItself(t *testing.T) {
 		run(t, l)
 		l.RemoveWriter(a)
 		l.RemoveReader(c)
-		if len(caught) != 1 || caught[0] != "reader" {
-			t.Fatalf("handler got %v", caught)
+		if c := *caught; len(c) != 1 || c[0].Value != "reader" {
+			t.Fatalf("handler got %v", c)
 		}
 		slices.Sort(ran)
 		if got := strings.Join(ran, ", "); !strings.HasPrefix(got, "a writer") || strings.Contains(got, "late") {

@@ -95,18 +95,17 @@ func TestThreadsafeCallsFromManyGoroutinesEachRunOnce(t *testing.T) {
 
 func TestPanickingCallbackReachesHandlerAndLoopGoesOn(t *testing.T) {
 	eachPoller(t, func(t *testing.T, l *loop.Loop) {
-		var caught []loop.PanicInfo
-		l.SetPanicHandler(func(p loop.PanicInfo) { caught = append(caught, p) })
+		caught := loop.CatchPanics(t, l)
 		after := false
 		l.CallSoon(explode)
 		l.CallSoon(func() { after = true })
 		l.CallSoon(l.Stop)
 		run(t, l)
-		if len(caught) != 1 || fmt.Sprint(caught[0].Value) != "boom" {
-			t.Fatalf("handler got %v", caught)
+		if c := *caught; len(c) != 1 || fmt.Sprint(c[0].Value) != "boom" {
+			t.Fatalf("handler got %v", c)
 		}
-		if !strings.Contains(string(caught[0].Stack), "explode") {
-			t.Errorf("stack does not name the panicking function:\n%s", caught[0].Stack)
+		if stack := (*caught)[0].Stack; !strings.Contains(string(stack), "explode") {
+			t.Errorf("stack does not name the panicking function:\n%s", stack)
 		}
 		if !after {
 			t.Fatal("the callback after the panic did not run")

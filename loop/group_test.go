@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -145,7 +146,9 @@ func TestGroupOfNoLoopsIsAnError(t *testing.T) {
 // before Run), for when the wake-up CallSoonThreadsafe needs is what
 // broke. A stopped loop leaves the others running, so each stops itself.
 func groupGuard(t *testing.T, g *loop.Group) (disarm func()) {
+	loop.SkipAfterAHang(t)
 	timer := time.AfterFunc(10*time.Second, func() {
+		loop.AGuardFired.Store(true)
 		t.Error("the group hung for 10 s")
 		for i := range g.Len() {
 			g.Loop(i).CallSoonThreadsafe(g.Loop(i).Stop)
@@ -155,6 +158,7 @@ func groupGuard(t *testing.T, g *loop.Group) (disarm func()) {
 	for i := range g.Len() {
 		l := g.Loop(i)
 		loopTimers = append(loopTimers, l.CallLater(11*time.Second, func() {
+			loop.AGuardFired.Store(true)
 			t.Errorf("loop %d hung for 11 s, and was not woken by CallSoonThreadsafe", i)
 			l.Stop()
 		}))
@@ -165,6 +169,40 @@ func groupGuard(t *testing.T, g *loop.Group) (disarm func()) {
 		// longer runs: Run has returned.
 		for _, lt := range loopTimers {
 			lt.Cancel()
+		}
+	}
+}
+
+// A group locked to its threads closes each loop as its fn returns, on
+// that fn's goroutine (the thread a task's coroutine was made on is the
+// only one it may be stopped from): every loop's close hooks have run by
+// the time Run returns, before Group.Close. An unlocked group leaves the
+// closing to Close.
+func TestALockedGroupClosesEachLoopAsItsRunEnds(t *testing.T) {
+	for _, locked := range []bool{true, false} {
+		g, err := loop.NewGroup(2, &loop.GroupOptions{LockOSThread: locked})
+		if err != nil {
+			t.Fatal(err)
+		}
+		closed := make([]bool, g.Len())
+		err = g.Run(func(i int, l *loop.Loop) error {
+			l.OnClose(func() { closed[i] = true })
+			l.Stop()
+			return l.Run()
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range closed {
+			if c != locked {
+				t.Errorf("locked %v: loop %d closed by the end of Run: %v", locked, i, c)
+			}
+		}
+		if err := g.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if slices.Contains(closed, false) {
+			t.Errorf("locked %v: after Close, closed %v", locked, closed)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -38,11 +39,59 @@ func eachCountingPoller(t *testing.T, test func(t *testing.T, l *Loop, p *counti
 				t.Fatal(err)
 			}
 			defer l.Close()
+			FailOnPanic(t, l)
 			p := &countingPoller{Poller: l.poller}
 			p.reset()
 			l.poller = p
 			test(t, l, p)
 		})
+	}
+}
+
+// FailOnPanic makes every panic of a callback on l, and every misuse the
+// loop reports, fail the test. The default handler only prints: a test
+// whose callback panics where it should not — a timer that runs after it
+// was cancelled, calling the nil it was left with — would pass. A test
+// that expects a panic sets a handler of its own after this one (see
+// CatchPanics). (Exported for the package's external tests, which share
+// the binary; so are the two below.)
+func FailOnPanic(t testing.TB, l *Loop) {
+	panics := 0
+	l.SetPanicHandler(func(p PanicInfo) {
+		t.Errorf("a callback panicked: %v", p)
+		if panics++; panics == 10 {
+			t.FailNow() // the same one again and again, it may be: see CatchPanics
+		}
+	})
+}
+
+// CatchPanics collects what l's panic handler hears, for a test that
+// expects panics. Past 100 it ends the test: a loop that ran the callback
+// that panicked again, instead of the next, would otherwise report it for
+// ever inside one turn, where no guard can stop it, until go test's
+// timeout. It must be called on the goroutine that runs the test and the
+// loop.
+func CatchPanics(t testing.TB, l *Loop) *[]PanicInfo {
+	var caught []PanicInfo
+	l.SetPanicHandler(func(p PanicInfo) {
+		if caught = append(caught, p); len(caught) > 100 {
+			t.Fatalf("%d panics reported, the last %v: the loop runs a panicking callback again and again", len(caught), p.Value)
+		}
+	})
+	return &caught
+}
+
+// AGuardFired is set when a guard of this package's tests fired: the
+// loop's clock or its wake-up is broken, and every later test would wait
+// out a guard of its own, one after another, until go test's timeout
+// killed them all without a name. Later guards skip their test instead,
+// so the one that hung is what the run reports.
+var AGuardFired atomic.Bool
+
+// SkipAfterAHang skips t if an earlier test of the package hung.
+func SkipAfterAHang(t testing.TB) {
+	if AGuardFired.Load() {
+		t.Skip("not run: an earlier test hung (see its failure), and this one would wait out a guard of its own")
 	}
 }
 
@@ -63,11 +112,14 @@ func runIdle(t *testing.T, l *Loop, d time.Duration) {
 // that the first needs. Call it on the loop's goroutine before the run,
 // and the result when the run is over.
 func guard(t *testing.T, l *Loop, what string) (disarm func()) {
+	SkipAfterAHang(t)
 	g := time.AfterFunc(5*time.Second, func() {
+		AGuardFired.Store(true)
 		t.Error("hung after 5 s: " + what)
 		l.CallSoonThreadsafe(l.Stop)
 	})
 	lt := l.CallLater(6*time.Second, func() {
+		AGuardFired.Store(true)
 		t.Error("hung after 6 s, and not woken by CallSoonThreadsafe: " + what)
 		l.Stop()
 	})

@@ -13,7 +13,8 @@ import (
 )
 
 // eachPoller runs a test once per poller this OS has (epoll and poll on
-// Linux, kqueue and poll on the BSDs), each on a fresh loop.
+// Linux, kqueue and poll on the BSDs), each on a fresh loop whose panics
+// fail the test (see failOnPanic).
 func eachPoller(t *testing.T, test func(t *testing.T, l *loop.Loop)) {
 	for _, name := range netpoll.Available() {
 		t.Run(name, func(t *testing.T) {
@@ -22,6 +23,7 @@ func eachPoller(t *testing.T, test func(t *testing.T, l *loop.Loop)) {
 				t.Fatal(err)
 			}
 			defer l.Close()
+			loop.FailOnPanic(t, l)
 			test(t, l)
 		})
 	}
@@ -36,6 +38,29 @@ func runFor[T any](t *testing.T, l *loop.Loop, f *future.Future[T]) (T, error) {
 		t.Fatal(err)
 	}
 	return f.Result()
+}
+
+// runTurns runs the loop until done() holds or n turns have passed, and
+// reports done(): a test of something that must happen soon fails in a
+// bounded number of turns, instead of waiting out a guard. The loop is
+// kept busy meanwhile, so it polls every few turns and never sleeps.
+func runTurns(t *testing.T, l *loop.Loop, n int, done func() bool) bool {
+	t.Helper()
+	defer guard(t, l, "the loop was never stopped")()
+	turns := 0
+	var tick func()
+	tick = func() {
+		if turns++; done() || turns >= n {
+			l.Stop()
+			return
+		}
+		l.CallSoon(tick)
+	}
+	l.CallSoon(tick)
+	if err := l.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return done()
 }
 
 // run runs the loop until something stops it, failing the test if that
@@ -55,15 +80,19 @@ func run(t *testing.T, l *loop.Loop) {
 // is the wake-up that the first needs to stop it. It must be called on the
 // loop's goroutine, before the run; call the result when the run is over.
 // A guard that fired ends the test there: a test that runs the loop again
-// and again would otherwise wait out the guard each time.
+// and again would otherwise wait out the guard each time; and every later
+// guard of the package skips its test (loop.SkipAfterAHang).
 func guard(t *testing.T, l *loop.Loop, what string) (disarm func()) {
+	loop.SkipAfterAHang(t)
 	var fired atomic.Bool
 	g := time.AfterFunc(10*time.Second, func() {
+		loop.AGuardFired.Store(true)
 		fired.Store(true)
 		t.Error("hung after 10 s: " + what)
 		l.CallSoonThreadsafe(l.Stop)
 	})
 	lt := l.CallLater(11*time.Second, func() {
+		loop.AGuardFired.Store(true)
 		fired.Store(true)
 		t.Error("hung after 11 s, and not woken by CallSoonThreadsafe: " + what)
 		l.Stop()

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/netip"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -40,6 +41,27 @@ func TestUnresolvableHostFailsWithResolverError(t *testing.T) {
 		addrs, err := runFor(t, l, l.Resolve("::1"))
 		if err != nil || len(addrs) != 1 || addrs[0] != netip.IPv6Loopback() {
 			t.Fatalf("IP literal: %v %v", addrs, err)
+		}
+	})
+}
+
+// The system resolver may give an IPv4 address as IPv6 (Go's gives
+// localhost from /etc/hosts as ::ffff:127.0.0.1); Resolve gives it as
+// IPv4, which is what it is, so the caller's socket, its address family
+// and every comparison agree.
+func TestResolveGivesIPv4AddressesAsIPv4(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		addrs, err := runFor(t, l, l.Resolve("localhost"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range addrs {
+			if a.Is4In6() {
+				t.Errorf("localhost resolved to %v, an IPv4 address written as IPv6", a)
+			}
+		}
+		if !slices.Contains(addrs, netip.MustParseAddr("127.0.0.1")) && !slices.Contains(addrs, netip.IPv6Loopback()) {
+			t.Fatalf("localhost resolved to %v, neither 127.0.0.1 nor ::1", addrs)
 		}
 	})
 }

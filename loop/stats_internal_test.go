@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"loopkit/netpoll"
 )
 
 // Every duration falls in a bucket whose top is at least the duration and
@@ -35,18 +37,25 @@ func TestHistogramBucketsAreTightAndOrdered(t *testing.T) {
 	check(math.MaxUint64)
 }
 
-// With a clock the test moves, the numbers are exact: 98 callbacks of
-// 10 µs, one of 2 ms and one of 50 ms give p50 10 µs, p99 2 ms (within a
-// bucket), p100 and Longest 50 ms, Busy the sum.
-func TestStatsWithAClockTheTestMoves(t *testing.T) {
+// loopWithTestClock is a loop with Stats whose observer reads a clock
+// that only the test moves; the loop is closed when the test ends.
+func loopWithTestClock(t *testing.T) (*Loop, *time.Duration) {
 	l, err := New(&Options{Stats: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	var clock time.Duration
-	l.obs.now = func() time.Duration { return clock }
-	takes := func(d time.Duration) func() { return func() { clock += d } }
+	t.Cleanup(func() { l.Close() })
+	clock := new(time.Duration)
+	l.obs.now = func() time.Duration { return *clock }
+	return l, clock
+}
+
+// With a clock the test moves, the numbers are exact: 98 callbacks of
+// 10 µs, one of 2 ms and one of 50 ms give p50 10 µs, p99 2 ms (within a
+// bucket), p100 and Longest 50 ms, Busy the sum.
+func TestStatsWithAClockTheTestMoves(t *testing.T) {
+	l, clock := loopWithTestClock(t)
+	takes := func(d time.Duration) func() { return func() { *clock += d } }
 	for range 49 {
 		l.CallSoon(takes(10 * time.Microsecond))
 	}
@@ -80,5 +89,35 @@ func TestStatsWithAClockTheTestMoves(t *testing.T) {
 	var empty Histogram
 	if empty.Percentile(0.99) != 0 {
 		t.Fatal("an empty histogram has a p99")
+	}
+}
+
+// idlePoller stands in for a poller whose Wait sleeps d by the test's
+// clock and returns nothing: the loop's time asleep is then exact.
+type idlePoller struct {
+	netpoll.Poller
+	clock *time.Duration
+	d     time.Duration
+}
+
+func (p *idlePoller) Wait(time.Duration) ([]netpoll.Event, error) {
+	*p.clock += p.d
+	return p.Poller.Wait(0)
+}
+
+// Asleep is the time spent inside the poller's Wait, summed over the
+// waits: three waits of 7 ms by the test's clock are 21 ms asleep.
+func TestStatsCountTheTimeAsleep(t *testing.T) {
+	l, clock := loopWithTestClock(t)
+	observed := l.poller.(*observedPoller)
+	observed.Poller = &idlePoller{Poller: observed.Poller, clock: clock, d: 7 * time.Millisecond}
+	l.CallLater(time.Hour, func() {}) // so each turn waits, for a timer far away
+	for range 3 {
+		if err := l.runOnce(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s := l.Stats(); s.Waits != 3 || s.Asleep != 21*time.Millisecond {
+		t.Fatalf("%d waits, %v asleep; want 3 and 21ms", s.Waits, s.Asleep)
 	}
 }

@@ -129,3 +129,29 @@ func TestTimerBookkeepingStaysTrue(t *testing.T) {
 		t.Fatal("no Cancel swept the heap: the test did not test the sweep")
 	}
 }
+
+// A due timer waits in the ready queue, out of the heap: cancelled there
+// (by a timer of the same turn), it is not counted among the cancelled
+// timers still in the heap, which it is not. Counted, the heap would be
+// swept for timers it does not hold, and swept again, and again.
+func TestADueTimerCancelledInItsTurnIsNotCountedInTheHeap(t *testing.T) {
+	l, err := New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	FailOnPanic(t, l)
+	now := l.Time()
+	var second *Timer
+	l.CallAt(now, func() {
+		if !second.Cancel() {
+			t.Error("Cancel of a due timer not yet run returned false")
+		}
+	})
+	second = l.CallAt(now, func() { t.Error("a cancelled timer ran") })
+	l.CallLater(time.Hour, func() {}) // one timer stays in the heap
+	if err := l.runOnce(); err != nil {
+		t.Fatal(err)
+	}
+	checkTimers(t, l, "a due timer cancelled in its turn")
+}

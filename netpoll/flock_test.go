@@ -2,9 +2,13 @@ package netpoll_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
 
 	"loopkit/netpoll"
 )
@@ -26,8 +30,18 @@ func TestLockFileIsExclusive(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer second.Close()
-	if err := netpoll.LockFile(second); !errors.Is(err, netpoll.ErrLocked) {
-		t.Fatalf("second lock: %v, want ErrLocked", err)
+	// On a goroutine of its own, bounded: a LockFile that waited for the
+	// holder would otherwise hang the test until go test's timeout.
+	locked := make(chan error, 1)
+	go func() { locked <- netpoll.LockFile(second) }()
+	select {
+	case err := <-locked:
+		if !errors.Is(err, netpoll.ErrLocked) {
+			t.Fatalf("second lock: %v, want ErrLocked", err)
+		}
+	case <-time.After(10 * time.Second):
+		first.Close() // lets the waiting LockFile go
+		t.Fatal("the second LockFile waited 10 s for the holder instead of failing at once")
 	}
 	first.Close()
 	if err := netpoll.LockFile(second); err != nil {
@@ -45,5 +59,22 @@ func TestIsNoSpace(t *testing.T) {
 	_, err = f.Write([]byte("x"))
 	if !netpoll.IsNoSpace(err) {
 		t.Fatalf("writing to /dev/full: %v, not recognised as a full disk", err)
+	}
+}
+
+// Every way of running out of room is "no space": the disk (ENOSPC), the
+// user's quota (EDQUOT), the process's file size limit (EFBIG), however
+// wrapped; other write errors are not. (A quota or a size limit cannot be
+// reached on demand in a test without side effects on the whole process,
+// so the errnos are handed in.)
+func TestIsNoSpaceKnowsQuotaAndSizeLimit(t *testing.T) {
+	for _, c := range []struct {
+		errno unix.Errno
+		want  bool
+	}{{unix.ENOSPC, true}, {unix.EDQUOT, true}, {unix.EFBIG, true}, {unix.EIO, false}, {unix.EBADF, false}} {
+		err := fmt.Errorf("journal: %w", &os.PathError{Op: "write", Path: "state/journal", Err: c.errno})
+		if got := netpoll.IsNoSpace(err); got != c.want {
+			t.Errorf("IsNoSpace(%v) = %v, want %v", err, got, c.want)
+		}
 	}
 }

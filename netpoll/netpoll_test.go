@@ -2,6 +2,7 @@ package netpoll_test
 
 import (
 	"net/netip"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -92,7 +93,9 @@ func TestWakeInterruptsABlockedWait(t *testing.T) {
 }
 
 // Register reports readiness with the token given, Modify changes it, and
-// after Deregister the fd is never reported again.
+// after Deregister the fd is never reported again. The tokens use all 64
+// bits, as the loop's do (a generation in the high half): every bit comes
+// back.
 func TestRegisterModifyDeregister(t *testing.T) {
 	eachPoller(t, func(t *testing.T, p netpoll.Poller) {
 		lfd, addr, err := netpoll.Listen(netip.MustParseAddrPort("127.0.0.1:0"), 8)
@@ -108,17 +111,18 @@ func TestRegisterModifyDeregister(t *testing.T) {
 		if err := netpoll.Connect(c, addr); err != nil && err != netpoll.ErrInProgress {
 			t.Fatal(err)
 		}
-		if err := p.Register(lfd, 42, netpoll.Readable); err != nil {
+		first, second := netpoll.Token(7)<<32|42, netpoll.Token(1<<31)<<32|43
+		if err := p.Register(lfd, first, netpoll.Readable); err != nil {
 			t.Fatal(err)
 		}
 		evs, err := p.Wait(5 * time.Second)
-		if err != nil || len(evs) != 1 || evs[0].Token != 42 || evs[0].Ready&netpoll.Readable == 0 {
+		if err != nil || len(evs) != 1 || evs[0].Token != first || evs[0].Ready&netpoll.Readable == 0 {
 			t.Fatalf("listener readiness: %+v %v", evs, err)
 		}
-		if err := p.Modify(lfd, 43, netpoll.Readable); err != nil {
+		if err := p.Modify(lfd, second, netpoll.Readable); err != nil {
 			t.Fatal(err)
 		}
-		if evs, _ = p.Wait(5 * time.Second); len(evs) != 1 || evs[0].Token != 43 {
+		if evs, _ = p.Wait(5 * time.Second); len(evs) != 1 || evs[0].Token != second {
 			t.Fatalf("after Modify: %+v (level-triggered: still readable)", evs)
 		}
 		if err := p.Deregister(lfd); err != nil {
@@ -153,5 +157,47 @@ func TestHangUpWithoutDataIsReportedAsReadable(t *testing.T) {
 		if err != nil || len(evs) != 1 || evs[0].Token != 7 || evs[0].Ready&netpoll.Readable == 0 {
 			t.Fatalf("an unconnected socket: %+v %v, want token 7 Readable", evs, err)
 		}
+	})
+}
+
+// Deregistering one fd leaves the others as they were, whichever slot
+// each is kept in (poll(2) moves its last entry into the freed one): the
+// moved fd can still be modified and deregistered, under its own token.
+func TestDeregisterLeavesTheOthersReachable(t *testing.T) {
+	eachPoller(t, func(t *testing.T, p netpoll.Poller) {
+		fds := readyFDs(t, 3)
+		for i, fd := range fds {
+			if err := p.Register(fd, netpoll.Token(i+1), netpoll.Readable); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := p.Deregister(fds[0]); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Modify(fds[2], 33, netpoll.Readable); err != nil {
+			t.Fatal(err)
+		}
+		tokens := func() []netpoll.Token {
+			evs, err := p.Wait(5 * time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var toks []netpoll.Token
+			for _, ev := range evs {
+				toks = append(toks, ev.Token)
+			}
+			slices.Sort(toks)
+			return toks
+		}
+		if got := tokens(); !slices.Equal(got, []netpoll.Token{2, 33}) {
+			t.Fatalf("after deregistering the first and modifying the third: tokens %v, want [2 33]", got)
+		}
+		if err := p.Deregister(fds[2]); err != nil {
+			t.Fatal(err)
+		}
+		if got := tokens(); !slices.Equal(got, []netpoll.Token{2}) {
+			t.Fatalf("after deregistering the third too: tokens %v, want [2]", got)
+		}
+		p.Deregister(fds[1])
 	})
 }

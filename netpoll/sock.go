@@ -46,7 +46,12 @@ func Socket(ap netip.AddrPort) (int, error) {
 // (possible on loopback), ErrInProgress if the loop must wait for
 // writability, or the error (such as "connection refused").
 func Connect(fd int, ap netip.AddrPort) error {
-	err := unix.Connect(fd, sockaddr(ap))
+	return connectOutcome(unix.Connect(fd, sockaddr(ap)))
+}
+
+// connectOutcome says what the error of a non-blocking connect(2) means
+// for the caller: done, under way, or failed.
+func connectOutcome(err error) error {
 	switch {
 	case err == nil:
 		return nil
@@ -100,8 +105,16 @@ func Listen(ap netip.AddrPort, backlog int) (int, netip.AddrPort, error) {
 
 // Accept takes one pending connection as a non-blocking, close-on-exec fd.
 func Accept(fd int) (int, netip.AddrPort, error) {
+	return acceptRetrying(func() (int, unix.Sockaddr, error) { return accept(fd) })
+}
+
+// acceptRetrying calls accept until it gives a connection, says there is
+// none (ErrWouldBlock), or fails for good. A connection whose client gave
+// up while it waited in the backlog (ECONNABORTED) is no failure of the
+// listener: the next one may be fine.
+func acceptRetrying(accept func() (int, unix.Sockaddr, error)) (int, netip.AddrPort, error) {
 	for {
-		nfd, sa, err := accept(fd)
+		nfd, sa, err := accept()
 		switch {
 		case err == nil:
 			return nfd, addrPort(sa), nil

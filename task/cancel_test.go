@@ -2,6 +2,8 @@ package task_test
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -185,5 +187,63 @@ func TestCancellingTwiceIsSafe(t *testing.T) {
 	}
 	if tk.Cancel() || tk.Cancelled() {
 		t.Fatal("Cancel of a finished task returned true, or changed it")
+	}
+}
+
+// A body that returns its cancellation wrapped ("fetching x: cancelled"),
+// as a body does that adds context to every error, ends cancelled, not
+// failed: the cancellation is known by errors.Is, not by identity.
+func TestBodyReturningAWrappedCancellationEndsCancelled(t *testing.T) {
+	l := newLoop(t)
+	tk := task.Spawn(l, func(y task.Yield) (int, error) {
+		if err := task.Sleep(y, time.Hour); err != nil {
+			return 0, fmt.Errorf("fetching x: %w", err)
+		}
+		return 1, nil
+	})
+	cancelSoon(l, tk)
+	runUntilDone(t, l, tk)
+	if !tk.Cancelled() || !errors.Is(tk.Err(), future.ErrCancelled) {
+		t.Fatalf("cancelled %v, error %v; want the task cancelled", tk.Cancelled(), tk.Err())
+	}
+}
+
+// A task cancelled from outside while it waits in WaitFor gets its
+// cancellation from WaitFor, not ErrTimeout: the time did not run out.
+// What it waited for is cancelled too.
+func TestWaitForCancelledFromOutsideIsNoTimeout(t *testing.T) {
+	l := newLoop(t)
+	inner := future.New[int](l)
+	var waitErr error
+	tk := task.Spawn(l, func(y task.Yield) (int, error) {
+		_, waitErr = task.WaitFor[int](y, inner, time.Hour)
+		return 0, waitErr
+	})
+	cancelSoon(l, tk)
+	runUntilDone(t, l, tk)
+	if !errors.Is(waitErr, future.ErrCancelled) || errors.Is(waitErr, task.ErrTimeout) {
+		t.Fatalf("WaitFor of a cancelled task returned %v; want its cancellation, not a timeout", waitErr)
+	}
+	if !inner.Cancelled() || !tk.Cancelled() {
+		t.Fatalf("what it waited for: cancelled %v; the task: cancelled %v; want both", inner.Cancelled(), tk.Cancelled())
+	}
+}
+
+// An Await refused as a cycle returns on the next turn, as asyncio raises
+// it, not inside the step that refused it: a callback the body scheduled
+// just before the Await runs first.
+func TestAnAwaitCycleIsRefusedOnTheNextTurn(t *testing.T) {
+	l := newLoop(t)
+	var order []string
+	var self *task.Task[int]
+	self = task.Spawn(l, func(y task.Yield) (int, error) {
+		l.CallSoon(func() { order = append(order, "callback") })
+		_, err := task.Await[int](y, self)
+		order = append(order, "refused")
+		return 0, err
+	})
+	runUntilDone(t, l, self)
+	if !errors.Is(self.Err(), task.ErrAwaitCycle) || strings.Join(order, ",") != "callback,refused" {
+		t.Fatalf("ended with %v; order %v; want ErrAwaitCycle, and the callback before the refusal", self.Err(), order)
 	}
 }

@@ -297,6 +297,24 @@ func TestLockedSaysWhetherTheLockIsHeld(t *testing.T) {
 	}
 }
 
+// Unlocking a Lock that nobody holds is refused, and makes no room for
+// two holders: after it, one TryLock takes the lock and a second fails.
+func TestUnlockingAnUnlockedLockIsRefused(t *testing.T) {
+	lk := task.NewLock()
+	if err := lk.Unlock(); !errors.Is(err, task.ErrOverReleased) {
+		t.Fatalf("Unlock of an unlocked Lock: %v, want ErrOverReleased", err)
+	}
+	if !lk.TryLock() || lk.TryLock() {
+		t.Fatal("after an Unlock too many, two holders took the lock, or none")
+	}
+	if err := lk.Unlock(); err != nil {
+		t.Fatalf("Unlock by its holder: %v", err)
+	}
+	if err := lk.Unlock(); !errors.Is(err, task.ErrOverReleased) {
+		t.Fatalf("a second Unlock: %v, want ErrOverReleased", err)
+	}
+}
+
 // Gather of nothing returns at once, with nothing.
 func TestGatherOfNothingReturnsAtOnce(t *testing.T) {
 	l := newLoop(t)

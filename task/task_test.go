@@ -181,6 +181,7 @@ func TestPauseLetsOtherCallbacksRun(t *testing.T) {
 func TestCatchTurnsAPanicIntoAnErrorButLetsLoopCloseThrough(t *testing.T) {
 	l := newLoop(t)
 	handled := 0
+	var caught *task.PanicError
 	worker := task.Spawn(l, func(y task.Yield) (int, error) {
 		// Bounded: if Catch swallowed the unwinding of the closing loop,
 		// the worker would go round for ever inside Close, and the test
@@ -194,6 +195,7 @@ func TestCatchTurnsAPanicIntoAnErrorButLetsLoopCloseThrough(t *testing.T) {
 			})
 			if err != nil {
 				handled++
+				errors.As(err, &caught)
 			}
 		}
 		return 0, nil
@@ -203,5 +205,10 @@ func TestCatchTurnsAPanicIntoAnErrorButLetsLoopCloseThrough(t *testing.T) {
 	l.Close()
 	if handled != 1 || !errors.Is(worker.Err(), loop.ErrClosed) {
 		t.Fatalf("handled %d panics (want 1); worker ended with %v", handled, worker.Err())
+	}
+	// The error says where the panic was: its stack is the panicking
+	// function's, taken before the unwinding lost it.
+	if caught == nil || !strings.Contains(string(caught.Stack), "parsePrice") {
+		t.Fatalf("Catch's error %v: its stack does not name parsePrice", caught)
 	}
 }

@@ -15,6 +15,7 @@ type Frontier struct {
 	servers map[string]*server // by authority (server.go)
 	ready   hostHeap           // hosts with work and room, by their server's next start
 	delayed delayHeap          // retries waiting out their backoff (retry.go)
+	due     []delayedJob       // promote's buffer, kept between calls
 
 	queued  int    // URLs in host queues
 	peak    int    // the most that were ever queued at once
@@ -202,10 +203,11 @@ func (f *Frontier) Stop(now time.Duration) {
 		return
 	}
 	f.stopped = true
+	var all []delayedJob
 	for len(f.delayed) > 0 {
-		d := heap.Pop(&f.delayed).(delayedJob)
-		f.putBack(d.host, d.gate, d.item, now)
+		all = append(all, heap.Pop(&f.delayed).(delayedJob))
 	}
+	f.putBackInOrder(all, now)
 }
 
 // Stopped reports whether Stop was called.

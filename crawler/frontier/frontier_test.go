@@ -410,18 +410,21 @@ func TestSimulatedCrawlIsPoliteAndNeverIdle(t *testing.T) {
 }
 
 // A spacing raised after a request was sent (a Crawl-delay read from the
-// robots.txt just fetched) counts from that request.
+// robots.txt just fetched) counts from that request — also from one sent
+// at loop time 0, the first moment of a crawl.
 func TestSetDelayCountsFromTheLastSend(t *testing.T) {
-	f := frontier.New(frontier.Options{})
-	h := f.Host("http://a", "a")
-	push(f, h, 0, "robots", "a1")
-	j := next(t, f, 0)
-	f.Sent(j, 10*ms)
-	f.Finish(j, 50*ms)
-	f.SetDelay(h, 500*ms)
-	wake(t, f, 510*ms)
-	if f.Gap(h) != 500*ms {
-		t.Fatalf("gap %v, want 500ms", f.Gap(h))
+	for _, sent := range []time.Duration{0, 10 * ms} {
+		f := frontier.New(frontier.Options{})
+		h := f.Host("http://a", "a")
+		push(f, h, 0, "robots", "a1")
+		j := next(t, f, 0)
+		f.Sent(j, sent)
+		f.Finish(j, 50*ms)
+		f.SetDelay(h, 500*ms)
+		wake(t, f, sent+500*ms)
+		if f.Gap(h) != 500*ms {
+			t.Fatalf("gap %v, want 500ms", f.Gap(h))
+		}
 	}
 }
 
@@ -500,4 +503,31 @@ func TestForgetTellsWhatItDrops(t *testing.T) {
 	if j := next(t, f, 0); j.Item.URL != "a4" {
 		t.Fatalf("after Forget, handed out %s", j.Item.URL)
 	}
+}
+
+// A Retry-After heard while another request to the same server is handed
+// out and not yet sent holds the server all the same: sending that request
+// moves the next start to its spacing from the send or leaves it at the
+// hold, whichever is later, and never cuts the hold short. Nor does a
+// request that ends without being sent.
+func TestHoldOutlastsARequestInFlightAtTheTime(t *testing.T) {
+	f := frontier.New(frontier.Options{PerHost: 2, Delay: 10 * ms})
+	h := f.Host("http://a", "a")
+	push(f, h, 0, "a0", "a1", "a2", "a3")
+	j0 := next(t, f, 0)
+	f.Sent(j0, 0)
+	f.Succeeded(j0) // two may be in flight from now on
+	j1 := next(t, f, 10*ms)
+	f.HoldUntil(h, 5*time.Second) // j0's answer: 429, Retry-After: 5
+	f.Finish(j0, 20*ms)
+	f.Sent(j1, 30*ms) // j1 leaves while the server is held
+	none(t, f, 5*time.Second-1)
+	wake(t, f, 5*time.Second)
+	f.Finish(j1, 40*ms)
+
+	j2 := next(t, f, 5*time.Second)
+	f.HoldUntil(h, 9*time.Second)
+	f.Finish(j2, 6*time.Second) // its connection failed: never sent
+	none(t, f, 9*time.Second-1)
+	wake(t, f, 9*time.Second)
 }

@@ -102,3 +102,48 @@ func TestPaceKeepsTheDelayFloor(t *testing.T) {
 		t.Fatalf("probing took the gap to %v, under the delay", p.gap())
 	}
 }
+
+// Pushback after pushback doubles the spacing, up to maxPushbackGap and
+// no further: a server that keeps refusing is asked every thirty seconds,
+// not once a fortnight.
+func TestPushbackSpacingIsCapped(t *testing.T) {
+	p := newPace(1, 0)
+	for i := range 20 {
+		p.pushedBack(p.epoch, time.Duration(i)*time.Second)
+	}
+	if p.gap() != maxPushbackGap {
+		t.Fatalf("gap %v after 20 pushbacks, want the cap, %v", p.gap(), maxPushbackGap)
+	}
+}
+
+// Successes after a pushback probe the spacing down, but never below
+// minPushbackGap: a server that pushed back once is never sent requests
+// in a burst again.
+func TestProbingStopsAtTheLeastSpacing(t *testing.T) {
+	p := newPace(4, 0)
+	p.pushedBack(p.epoch, 0)
+	for range 1000 {
+		p.succeeded()
+	}
+	if p.gap() != minPushbackGap {
+		t.Fatalf("gap %v after a pushback and 1000 successes, want %v", p.gap(), minPushbackGap)
+	}
+}
+
+// Once the failure rate has slowed a server down, the next window is
+// judged afresh: the failures that already counted do not count again,
+// and one more failure alone is bad luck.
+func TestFailuresAreJudgedOncePerWindow(t *testing.T) {
+	p := newPace(8, 0)
+	for range errorWindow - 2 {
+		p.succeeded()
+	}
+	p.failed(0)
+	if !p.failed(0) {
+		t.Fatal("two failures in thirty did not slow the host down")
+	}
+	gap := p.gap()
+	if p.failed(time.Second) || p.gap() != gap {
+		t.Fatalf("a third failure, the first of a new window, slowed the host again (gap %v, was %v)", p.gap(), gap)
+	}
+}

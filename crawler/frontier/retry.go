@@ -9,6 +9,8 @@ import (
 // URLs queued after it: at once if notBefore is not after now, else once
 // notBefore has come (a retry's backoff). No worker waits for it
 // meanwhile: it waits here, in a heap ordered by time, and Wake counts it.
+// Retries of a host that come back together keep their order: the one
+// due first goes first, and of equal times the one requeued first.
 // A gate job goes back as its host's gate, with j.Item as its new target
 // (a robots.txt redirect). It reports false, and keeps nothing, if j's
 // host was retired meanwhile: the caller records the URL as given up.
@@ -35,10 +37,28 @@ func (f *Frontier) Requeue(j *Job, now, notBefore time.Duration) bool {
 
 // promote puts back every retry whose backoff is over by now.
 func (f *Frontier) promote(now time.Duration) {
-	for len(f.delayed) > 0 && f.delayed[0].at <= now {
-		d := heap.Pop(&f.delayed).(delayedJob)
-		f.putBack(d.host, d.gate, d.item, now)
+	if len(f.delayed) == 0 || f.delayed[0].at > now {
+		return
 	}
+	due := f.due[:0]
+	for len(f.delayed) > 0 && f.delayed[0].at <= now {
+		due = append(due, heap.Pop(&f.delayed).(delayedJob))
+	}
+	f.putBackInOrder(due, now)
+	f.due = due[:0]
+}
+
+// putBackInOrder puts back retries taken from the heap in its order:
+// each goes to the front of its queue, so they go back last first, and
+// of a host's retries that come back together the earliest is handed out
+// first — between equal times, the one requeued first. (Put back first
+// first, each would go ahead of the one before, and the order the heap
+// keeps would come out reversed.) It clears due, which the caller keeps.
+func (f *Frontier) putBackInOrder(due []delayedJob, now time.Duration) {
+	for i := len(due) - 1; i >= 0; i-- {
+		f.putBack(due[i].host, due[i].gate, due[i].item, now)
+	}
+	clear(due) // let the URLs and hosts go
 }
 
 // putBack returns an item to the front of h's queue, or a gate to h.

@@ -1,10 +1,14 @@
 package resp_test
 
 import (
+	"crypto/sha1"
+	"encoding/binary"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"loopkit/crawler/resp"
 	"loopkit/future"
@@ -110,18 +114,20 @@ func TestDoFromATask(t *testing.T) {
 }
 
 // The password and the database come from the URL, for the default user
-// and for an ACL user; commands given while the client logs in wait for
-// it, and run in the right database.
+// and for an ACL user, and for database 1 (the first that is not the
+// default) as for any other; commands given while the client logs in wait
+// for it, and run in the right database.
 func TestLoginFromTheURL(t *testing.T) {
-	for _, opts := range []redistest.Options{{Password: "s3cret"}, {User: "crawler", UserPassword: "p4ss"}} {
+	for i, opts := range []redistest.Options{{Password: "s3cret"}, {User: "crawler", UserPassword: "p4ss"}} {
+		db := strconv.Itoa([]int{1, 3}[i])
 		srv := redistest.Start(t, opts)
 		l := newLoop(t)
-		c := newClient(t, l, srv.URLForDB(3), resp.Options{})
-		if v, err := do(t, l, c, "SET", "where", "db3"); err != nil || v.Str != "OK" {
+		c := newClient(t, l, srv.URLForDB([]int{1, 3}[i]), resp.Options{})
+		if v, err := do(t, l, c, "SET", "where", "db"+db); err != nil || v.Str != "OK" {
 			t.Fatalf("%+v: SET: %v, %v", opts, v, err)
 		}
-		if got := cli(t, srv, "-n", "3", "GET", "where"); got != "db3" {
-			t.Fatalf("%+v: database 3 holds %q", opts, got)
+		if got := cli(t, srv, "-n", db, "GET", "where"); got != "db"+db {
+			t.Fatalf("%+v: database %s holds %q", opts, db, got)
 		}
 		if got := cli(t, srv, "-n", "0", "EXISTS", "where"); got != "0" {
 			t.Fatalf("%+v: the key went to database 0 too", opts)
@@ -179,6 +185,10 @@ func TestCommandsThatWouldBreakTheConnectionAreRefused(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "refused") {
 			t.Errorf("%s: %v", name, err)
 		}
+		// A command's name may come as bytes, as any argument may.
+		if _, err := do(t, l, c, []byte(name), "x"); err == nil || !strings.Contains(err.Error(), "refused") {
+			t.Errorf("%s as []byte: %v", name, err)
+		}
 	}
 	// The server never saw them: its command statistics, which count
 	// even failed calls, have none of them.
@@ -190,6 +200,29 @@ func TestCommandsThatWouldBreakTheConnectionAreRefused(t *testing.T) {
 	}
 	if v, err := do(t, l, c, "PING"); err != nil || v.Str != "PONG" {
 		t.Fatalf("after the refusals: %v, %v", v, err)
+	}
+}
+
+// A command larger than the socket takes at once (a SET of 32 MiB) goes
+// out whole, in as many writes as it takes, the loop calling the writer
+// back whenever the socket has room again: the server holds every byte of
+// it (its SHA1, computed by the server, is the value's), and the
+// connection is still in step after it.
+func TestACommandLargerThanTheSocketGoesOutWhole(t *testing.T) {
+	_, l, c := withServer(t, redistest.Options{}, resp.Options{ReplyTimeout: 10 * time.Second})
+	big := make([]byte, 32<<20)
+	for i := 0; i+8 <= len(big); i += 8 {
+		binary.BigEndian.PutUint64(big[i:], uint64(i)) // every position says where it is
+	}
+	if v, err := do(t, l, c, "SET", "big", big); err != nil || v.Str != "OK" {
+		t.Fatalf("SET of 32 MiB: %v, %v", v, err)
+	}
+	sum, err := resp.String(do(t, l, c, "EVAL", "return redis.sha1hex(redis.call('GET', KEYS[1]))", 1, "big"))
+	if want := fmt.Sprintf("%x", sha1.Sum(big)); err != nil || sum != want {
+		t.Fatalf("the server's SHA1 of the value: %q, %v; want %s", sum, err, want)
+	}
+	if v, err := do(t, l, c, "PING"); err != nil || v.Str != "PONG" {
+		t.Fatalf("PING after it: %v, %v", v, err)
 	}
 }
 
@@ -223,6 +256,9 @@ func TestReplyHelpers(t *testing.T) {
 	}
 	if _, err := resp.String(do(t, l, c, "GET", "missing")); !errors.Is(err, resp.ErrNil) {
 		t.Errorf("String of a missing key: %v, want ErrNil", err)
+	}
+	if n, err := resp.Int(do(t, l, c, "GET", "missing")); !errors.Is(err, resp.ErrNil) {
+		t.Errorf("Int of a missing key: %d, %v; want ErrNil, not a zero", n, err)
 	}
 	if _, err := resp.Int(do(t, l, c, "LRANGE", "l", 0, -1)); !errors.Is(err, resp.ErrWrongKind) {
 		t.Errorf("Int of an array: %v, want ErrWrongKind", err)

@@ -268,9 +268,14 @@ func (c *Client) retryNow() {
 func (c *Client) backoff() time.Duration {
 	d := c.opts.MinBackoff
 	for i := 1; i < c.failures && d < c.opts.MaxBackoff; i++ {
+		if d > c.opts.MaxBackoff/2 {
+			// Doubling would pass the cap, and with a cap near the
+			// clock's end wrap round to a negative wait.
+			d = c.opts.MaxBackoff
+			break
+		}
 		d *= 2
 	}
-	d = min(d, c.opts.MaxBackoff)
 	return d/2 + rand.N(d/2+1)
 }
 

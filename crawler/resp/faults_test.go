@@ -2,6 +2,7 @@ package resp_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"runtime"
 	"strings"
@@ -51,14 +52,34 @@ func TestRedisDownAtConnect(t *testing.T) {
 	}
 }
 
+// While the client waits before its next attempt, a command it refuses
+// says when that attempt is due: within the wait it chose (30 s to a
+// minute here), not "at once".
+func TestARefusedCommandSaysWhenTheNextAttemptIs(t *testing.T) {
+	srv := redistest.Start(t, redistest.Options{})
+	srv.Stop()
+	l := newLoop(t)
+	c := newClient(t, l, srv.URL(), resp.Options{MinBackoff: time.Minute, MaxBackoff: time.Minute})
+	if _, err := do(t, l, c, "PING"); !errors.Is(err, resp.ErrNotConnected) {
+		t.Fatalf("PING with Redis down: %v", err)
+	}
+	_, err := await(t, l, c.Send("PING"))
+	_, rest, _ := strings.Cut(fmt.Sprint(err), "next attempt in ")
+	in, _, _ := strings.Cut(rest, ";")
+	if d, perr := time.ParseDuration(in); perr != nil || d < 25*time.Second || d > time.Minute {
+		t.Fatalf("PING while waiting to retry: %v; want the next attempt 30 s to a minute away", err)
+	}
+}
+
 // The waits between failed attempts double, from MinBackoff to
-// MaxBackoff, each cut by a random factor from 0.5 to 1.
+// MaxBackoff, each cut by a random factor from 0.5 to 1. The cap is not
+// a power of two times the start, so a doubling that passed it shows.
 func TestBackoffDoublesUpToItsCap(t *testing.T) {
 	srv := redistest.Start(t, redistest.Options{})
 	srv.Stop()
 	l := newLoop(t)
 	var waits []time.Duration
-	const lo, hi = 8 * time.Millisecond, 64 * time.Millisecond
+	const lo, hi = 8 * time.Millisecond, 50 * time.Millisecond
 	newClient(t, l, srv.URL(), resp.Options{
 		MinBackoff: lo, MaxBackoff: hi,
 		OnConnEvent: func(ev resp.ConnEvent) { waits = append(waits, ev.RetryIn) },
@@ -69,6 +90,39 @@ func TestBackoffDoublesUpToItsCap(t *testing.T) {
 		if w < full/2 || w > full {
 			t.Errorf("wait %d is %v; want from %v to %v", i+1, w, full/2, full)
 		}
+	}
+}
+
+// A connection that comes up starts the backoff afresh: the attempt
+// that fails after it is lost waits MinBackoff at most, not what the
+// failures before it had built up.
+func TestBackoffStartsAfreshAfterAConnection(t *testing.T) {
+	srv := redistest.Start(t, redistest.Options{})
+	srv.Stop()
+	l := newLoop(t)
+	var events []resp.ConnEvent
+	const lo = 4 * time.Millisecond
+	c := newClient(t, l, srv.URL(), resp.Options{
+		MinBackoff: lo, MaxBackoff: time.Second,
+		OnConnEvent: func(ev resp.ConnEvent) { events = append(events, ev) },
+	})
+	runUntil(t, l, "6 failed attempts", func() bool { return len(events) >= 6 })
+	if last := events[len(events)-1]; last.RetryIn < 16*lo {
+		t.Fatalf("after %d failures the wait is %v; the backoff did not grow", len(events), last.RetryIn)
+	}
+	srv.Restart()
+	runUntil(t, l, "connected", c.Connected)
+	up := len(events)
+	srv.Kill()
+	runUntil(t, l, "a failed attempt after the loss", func() bool {
+		return len(events) > up+1 && events[len(events)-1].RetryIn > 0
+	})
+	lost, failed := events[up], events[len(events)-1]
+	if lost.Up || lost.RetryIn != 0 {
+		t.Fatalf("the loss: %+v; want a connection lost and tried again at once", lost)
+	}
+	if failed.RetryIn > lo {
+		t.Fatalf("the first failed attempt after a connection waits %v; want at most MinBackoff, %v", failed.RetryIn, lo)
 	}
 }
 
@@ -137,6 +191,30 @@ func TestIdempotentCommandIsSentAgain(t *testing.T) {
 	}
 }
 
+// An idempotent command is sent again once, not after every lost
+// connection: when the connection it went out on again is lost too before
+// its reply, it fails with ErrConnectionLost, and the server saw it twice.
+// (BLPOP on a list nobody fills: a reply that never comes.)
+func TestIdempotentCommandIsSentAgainOnlyOnce(t *testing.T) {
+	srv := redistest.Start(t, redistest.Options{})
+	p := newProxy(t, srv.Addr())
+	l := newLoop(t)
+	c := newClient(t, l, p.URL(), resp.Options{})
+	if _, err := do(t, l, c, "PING"); err != nil {
+		t.Fatal(err)
+	}
+	const blpop = "$5\r\nBLPOP\r\n"
+	f := c.SendIdempotent("BLPOP", "never", 0)
+	runUntil(t, l, "BLPOP sent", func() bool { return p.Count(blpop) == 1 })
+	p.Cut()
+	runUntil(t, l, "BLPOP sent again", func() bool { return p.Count(blpop) == 2 })
+	p.Cut()
+	runUntil(t, l, "BLPOP failed, or sent a third time", func() bool { return f.Done() || p.Count(blpop) > 2 })
+	if _, err := f.Result(); !errors.Is(err, resp.ErrConnectionLost) || p.Count(blpop) != 2 {
+		t.Fatalf("after two losses: %v, sent %d times; want ErrConnectionLost, sent twice", err, p.Count(blpop))
+	}
+}
+
 // An idempotent command whose second connection fails too is reported
 // as possibly run (it was sent once), not as never sent.
 func TestIdempotentCommandWithNowhereToGoAgain(t *testing.T) {
@@ -149,6 +227,28 @@ func TestIdempotentCommandWithNowhereToGoAgain(t *testing.T) {
 	l.CallLater(100*time.Millisecond, srv.Kill) // and nothing listens any more
 	if _, err := await(t, l, get); !errors.Is(err, resp.ErrConnectionLost) || errors.Is(err, resp.ErrNotConnected) {
 		t.Fatalf("got %v; want ErrConnectionLost only", err)
+	}
+}
+
+// A connection that ends in the middle of a reply is a reply cut short
+// (ErrTruncated), not a server that closed between replies: the command
+// may have run, and its answer was lost half-way. The proxy passes the
+// first line of GET's "$5\r\nhello\r\n", then the network fails.
+func TestConnectionCutInTheMiddleOfAReply(t *testing.T) {
+	srv := redistest.Start(t, redistest.Options{})
+	p := newProxy(t, srv.Addr())
+	l := newLoop(t)
+	c := newClient(t, l, p.URL(), resp.Options{})
+	if _, err := do(t, l, c, "SET", "k", "hello"); err != nil {
+		t.Fatal(err)
+	}
+	p.Hold()
+	get := c.Send("GET", "k")
+	p.Release()
+	runUntil(t, l, "the reply's first line passed on", func() bool { return p.Passed() == 1 })
+	p.Cut()
+	if _, err := await(t, l, get); !errors.Is(err, resp.ErrTruncated) || !errors.Is(err, resp.ErrConnectionLost) {
+		t.Fatalf("GET cut short: %v; want ErrTruncated and ErrConnectionLost", err)
 	}
 }
 

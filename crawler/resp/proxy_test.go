@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -20,6 +21,13 @@ type proxy struct {
 	mu    sync.Mutex
 	conns []net.Conn
 	sent  bytes.Buffer // everything clients sent, over every connection
+
+	// While held, what the server sends reaches the client a line at a
+	// time, one line per token in release (see Hold).
+	held    atomic.Bool
+	release chan struct{}
+	passed  atomic.Int64  // held lines passed on
+	closed  chan struct{} // closed when the test ends: a held copy gives up
 }
 
 func newProxy(t testing.TB, target string) *proxy {
@@ -28,10 +36,10 @@ func newProxy(t testing.TB, target string) *proxy {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &proxy{ln: ln, target: target}
+	p := &proxy{ln: ln, target: target, release: make(chan struct{}, 1024), closed: make(chan struct{})}
 	p.wg.Add(1)
 	go p.accept()
-	t.Cleanup(func() { ln.Close(); p.Cut(); p.wg.Wait() })
+	t.Cleanup(func() { ln.Close(); close(p.closed); p.Cut(); p.wg.Wait() })
 	return p
 }
 
@@ -61,7 +69,7 @@ func (p *proxy) accept() {
 		}()
 		go func() {
 			defer p.wg.Done()
-			io.Copy(client, server)
+			p.copyReplies(client, server)
 			client.Close()
 		}()
 	}
@@ -91,4 +99,54 @@ func (p *proxy) Count(s string) int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return bytes.Count(p.sent.Bytes(), []byte(s))
+}
+
+// Hold makes the proxy keep what the server sends from now on, and pass
+// it on a line at a time: one line for each call of Release. Replies of
+// one line each (INCR's ":1") then reach the client when the test says,
+// however fast the server answered.
+func (p *proxy) Hold() { p.held.Store(true) }
+
+// Release lets one more held line through. It never blocks.
+func (p *proxy) Release() { p.release <- struct{}{} }
+
+// Passed is how many held lines have been written to the client.
+func (p *proxy) Passed() int { return int(p.passed.Load()) }
+
+// copyReplies copies what the server sends to the client, a line per
+// Release while the proxy is held, until either side closes.
+func (p *proxy) copyReplies(client, server net.Conn) {
+	buf := make([]byte, 32<<10)
+	var line []byte // a held line, so far
+	for {
+		n, err := server.Read(buf)
+		b := buf[:n]
+		for len(b) > 0 {
+			if !p.held.Load() {
+				if _, err := client.Write(b); err != nil {
+					return
+				}
+				break
+			}
+			i := bytes.IndexByte(b, '\n')
+			if i < 0 {
+				line = append(line, b...)
+				break
+			}
+			line, b = append(line, b[:i+1]...), b[i+1:]
+			select {
+			case <-p.release:
+			case <-p.closed:
+				return
+			}
+			if _, err := client.Write(line); err != nil {
+				return
+			}
+			p.passed.Add(1)
+			line = line[:0]
+		}
+		if err != nil {
+			return
+		}
+	}
 }

@@ -65,3 +65,41 @@ func TestReplyTimeoutOnAHungServer(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// The reply timeout counts for each reply from the one before it, not
+// from the first command of a pipeline: ten commands whose replies come
+// 75 ms apart (the proxy lets them through one by one) are answered over
+// more than the 600 ms timeout, and not one of them times out, because
+// the replies keep coming.
+func TestReplyTimeoutCountsFromTheReplyBefore(t *testing.T) {
+	srv := redistest.Start(t, redistest.Options{})
+	p := newProxy(t, srv.Addr())
+	l := newLoop(t)
+	const timeout, gap, n = 600 * time.Millisecond, 75 * time.Millisecond, 10
+	c := newClient(t, l, p.URL(), resp.Options{ReplyTimeout: timeout})
+	if _, err := do(t, l, c, "PING"); err != nil {
+		t.Fatal(err)
+	}
+	p.Hold()
+	start := l.Time()
+	var fs []*future.Future[resp.Value]
+	for range n {
+		fs = append(fs, c.Send("INCR", "n"))
+	}
+	// Each reply is let through a gap after the one before it arrived.
+	l.CallLater(gap, p.Release)
+	for _, f := range fs[:n-1] {
+		f.OnDone(func() { l.CallLater(gap, p.Release) })
+	}
+	for i, f := range fs {
+		if v, err := resp.Int(await(t, l, f)); err != nil || v != int64(i+1) {
+			t.Fatalf("reply %d of the pipeline: %v, %v; want %d", i+1, v, err, i+1)
+		}
+	}
+	if took := l.Time() - start; took <= timeout {
+		t.Fatalf("the pipeline took %v, within the timeout: this test tested nothing", took)
+	}
+	if s := c.Stats(); s.Lost != 0 {
+		t.Fatalf("stats %+v: a connection was lost", s)
+	}
+}

@@ -18,6 +18,7 @@ func TestParseURL(t *testing.T) {
 		{"redis://:s3cret@h:1/0", resp.URL{Host: "h", Port: 1, Password: "s3cret"}},
 		{"redis://crawler:p%40ss@h/2", resp.URL{Host: "h", Port: 6379, User: "crawler", Password: "p@ss", DB: 2}},
 		{"redis://[::1]:7000", resp.URL{Host: "::1", Port: 7000}},
+		{"redis://h:65535/1", resp.URL{Host: "h", Port: 65535, DB: 1}}, // the last port there is
 	}
 	for _, tc := range cases {
 		got, err := resp.ParseURL(tc.in)
@@ -37,6 +38,7 @@ func TestParseURLRefuses(t *testing.T) {
 		{"redis:h", "no host"},
 		{"redis://h:0", "port"},
 		{"redis://h:70000", "port"},
+		{"redis://h:65536", "port"},
 		{"redis://h/x", "database"},
 		{"redis://h/-1", "database"},
 		{"redis://h/+1", "database"},

@@ -13,6 +13,7 @@
 //	go run ./internal/mutants -round 2     # those of one round (list.go)
 //	go run ./internal/mutants -v           # and the tail of each survivor's test output
 //	go run ./internal/mutants -list        # the mutants, without running anything
+//	go run ./internal/mutants -own         # each against its own package's tests only
 //
 // It never edits a file: each mutant is handed to go test through
 // -overlay, which compiles a replacement file in the original's place, so
@@ -39,6 +40,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -58,16 +60,32 @@ type mutant struct {
 
 // The test packages of each area: what a reviewer of that area runs.
 var areas = map[string][]string{
-	"reactor": {"./netpoll", "./future", "./loop", "./task"},
-	"client":  {"./crawler/http1"},
+	"reactor":  {"./netpoll", "./future", "./loop", "./task"},
+	"client":   {"./crawler/http1"},
+	"frontier": {"./crawler/frontier"},
+	"resp":     {"./crawler/resp"},
 }
 
 func (m mutant) area() string {
-	if strings.HasPrefix(m.file, "crawler/http1/") {
+	switch {
+	case strings.HasPrefix(m.file, "crawler/http1/"):
 		return "client"
+	case strings.HasPrefix(m.file, "crawler/frontier/"):
+		return "frontier"
+	case strings.HasPrefix(m.file, "crawler/resp/"):
+		return "resp"
 	}
 	return "reactor"
 }
+
+// pkg is the package m is in, as go test names it: "./loop".
+func (m mutant) pkg() string { return "./" + filepath.Dir(m.file) }
+
+// notBehaviour names the tests that compare a chapter's quotations with
+// the source: they fail on any change to the code a chapter quotes, and
+// a mutant they alone catch is a bug no test of behaviour would see. The
+// runner skips them.
+const notBehaviour = "^TestChapterQuotesItsCode$"
 
 type outcome string
 
@@ -86,14 +104,15 @@ func main() {
 	verbose := flag.Bool("v", false, "print the end of the test output of each survivor")
 	list := flag.Bool("list", false, "list the mutants and exit")
 	timeout := flag.Duration("timeout", 3*time.Minute, "go test's -timeout for each mutant")
+	own := flag.Bool("own", false, "run each mutant against its own package's tests only, not its whole area's")
 	flag.Parse()
-	if err := mainErr(*run, *round, *verbose, *list, *timeout); err != nil {
+	if err := mainErr(*run, *round, *verbose, *list, *own, *timeout); err != nil {
 		fmt.Fprintln(os.Stderr, "mutants:", err)
 		os.Exit(1)
 	}
 }
 
-func mainErr(pattern string, round int, verbose, listOnly bool, timeout time.Duration) error {
+func mainErr(pattern string, round int, verbose, listOnly, own bool, timeout time.Duration) error {
 	root, err := moduleRoot()
 	if err != nil {
 		return err
@@ -108,7 +127,9 @@ func mainErr(pattern string, round int, verbose, listOnly bool, timeout time.Dur
 	}
 	defer os.RemoveAll(tmp)
 
-	score := map[string][2]int{} // area: killed, counted
+	score := map[string][2]int{}    // area: killed, counted
+	pkgScore := map[string][2]int{} // package: killed, counted
+	var pkgs []string               // in the order they first came
 	for i, m := range mutants {
 		if !re.MatchString(m.id) || round != 0 && m.round != round {
 			continue
@@ -122,7 +143,7 @@ func mainErr(pattern string, round int, verbose, listOnly bool, timeout time.Dur
 			continue
 		}
 		start := time.Now()
-		out, firstFail, output := apply(root, tmp, i, m, timeout)
+		out, firstFail, output := apply(root, tmp, i, m, own, timeout)
 		note := firstFail
 		if m.equivalent != "" {
 			// Listed as equivalent: shown, never counted. One that is
@@ -132,12 +153,17 @@ func mainErr(pattern string, round int, verbose, listOnly bool, timeout time.Dur
 				out = equivalent
 			}
 		} else if out == killed || out == survived {
-			s := score[m.area()]
-			s[1]++
-			if out == killed {
-				s[0]++
+			for key, sc := range map[string]map[string][2]int{m.area(): score, m.pkg(): pkgScore} {
+				s := sc[key]
+				s[1]++
+				if out == killed {
+					s[0]++
+				}
+				sc[key] = s
 			}
-			score[m.area()] = s
+			if !slices.Contains(pkgs, m.pkg()) {
+				pkgs = append(pkgs, m.pkg())
+			}
 		}
 		fmt.Printf("%-8s %-40s %5.1fs  %s\n", out, m.id, time.Since(start).Seconds(), note)
 		if verbose && out == survived {
@@ -147,17 +173,22 @@ func mainErr(pattern string, round int, verbose, listOnly bool, timeout time.Dur
 	if listOnly {
 		return nil
 	}
-	for _, area := range []string{"reactor", "client"} {
+	for _, area := range []string{"reactor", "client", "frontier", "resp"} {
 		if s, ok := score[area]; ok && s[1] > 0 {
 			fmt.Printf("%s: %d of %d killed (%.0f %%)\n", area, s[0], s[1], 100*float64(s[0])/float64(s[1]))
 		}
 	}
+	for _, p := range pkgs {
+		s := pkgScore[p]
+		fmt.Printf("  %s: %d of %d killed (%.0f %%)\n", p, s[0], s[1], 100*float64(s[0])/float64(s[1]))
+	}
 	return nil
 }
 
-// apply runs the tests of m's area with m in place, and says how it went:
-// the outcome, the first test that failed, and the test output.
-func apply(root, tmp string, i int, m mutant, timeout time.Duration) (outcome, string, string) {
+// apply runs the tests of m's area (or, with own, of its package) with m
+// in place, and says how it went: the outcome, the first test that
+// failed, and the test output.
+func apply(root, tmp string, i int, m mutant, own bool, timeout time.Duration) (outcome, string, string) {
 	path := filepath.Join(root, m.file)
 	src, err := os.ReadFile(path)
 	if err != nil || bytes.Count(src, []byte(m.old)) != 1 {
@@ -172,7 +203,11 @@ func apply(root, tmp string, i int, m mutant, timeout time.Duration) (outcome, s
 	if err := os.WriteFile(overlay, spec, 0o644); err != nil {
 		return invalid, err.Error(), ""
 	}
-	args := append([]string{"test", "-count=1", "-overlay=" + overlay, "-timeout=" + timeout.String()}, areas[m.area()]...)
+	pkgs := areas[m.area()]
+	if own {
+		pkgs = []string{m.pkg()}
+	}
+	args := append([]string{"test", "-count=1", "-overlay=" + overlay, "-timeout=" + timeout.String(), "-skip=" + notBehaviour}, pkgs...)
 	cmd := exec.Command("go", args...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOFLAGS=-buildvcs=false")
