@@ -49,7 +49,7 @@ func TestAQuickRunThroughChildProcesses(t *testing.T) {
 	if len(res.Targets) != 0 {
 		t.Errorf("a smoke run checked %d targets", len(res.Targets))
 	}
-	for _, want := range []string{report.QuickWarning, "## S1 — latency-bound: 6 × 10 ms", "## S4 — crawl", "| C = ∞ | loop: callbacks |"} {
+	for _, want := range []string{report.QuickWarning, "## S1 — latency-bound: 6 × 100 ms", "## S4 — crawl", "| C = ∞ | loop: callbacks |"} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("no %q in the tables:\n%s", want, md.String())
 		}

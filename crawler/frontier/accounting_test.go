@@ -81,7 +81,7 @@ func TestAForgottenHostsGateIsNeededAgain(t *testing.T) {
 	push(f, h, 0, "a1")
 	g := next(t, f, 0)
 	f.Requeue(g, 0, time.Minute)
-	f.Forget(h)
+	f.Forget(h, nil)
 	if f.Queued() != 0 || f.Delayed() != 0 || !f.Empty() {
 		t.Fatalf("after Forget: queued %d, delayed %d, empty %v; want nothing left", f.Queued(), f.Delayed(), f.Empty())
 	}
@@ -178,8 +178,9 @@ func TestARetryWaitingIsNotEmpty(t *testing.T) {
 }
 
 // A 429, or a failure rate over 5 %, slows the server down and holds it
-// for its new spacing from the answer: nothing else is sent to it before
-// then, though another URL waits.
+// for its new spacing from the answer — a 429 for a second at least, as
+// any refusal that names no Retry-After: nothing else is sent to it
+// before then, though another URL waits.
 func TestSlowingDownHoldsTheServer(t *testing.T) {
 	for name, slowDown := range map[string]func(*testing.T, *frontier.Frontier, *frontier.Job){
 		"a 429": func(t *testing.T, f *frontier.Frontier, j *frontier.Job) {
@@ -207,9 +208,12 @@ func TestSlowingDownHoldsTheServer(t *testing.T) {
 			f.Sent(j, 0)
 			slowDown(t, f, j)
 			f.Finish(j, 10*ms)
-			gap := f.Gap(h)
-			none(t, f, 10*ms+gap-1)
-			wake(t, f, 10*ms+gap)
+			hold := f.Gap(h)
+			if name == "a 429" {
+				hold = max(hold, time.Second)
+			}
+			none(t, f, 10*ms+hold-1)
+			wake(t, f, 10*ms+hold)
 		})
 	}
 }
