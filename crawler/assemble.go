@@ -90,7 +90,7 @@ func assemble(loops []*loop.Loop, cfg Config, g *Group) (*crawl, error) {
 			c.ext = append(c.ext, sharedCrawl{c: c, s: cfg.Shared})
 		}
 	}
-	if err := s.replay(cfg, replayVisitor(cr.crawlers), cr.crawlers[0].notice); err != nil {
+	if err := s.replay(cfg, cr.crawlers, cr.crawlers[0].notice); err != nil {
 		return nil, err
 	}
 	return cr, nil
@@ -134,6 +134,7 @@ type owned struct {
 
 func (o owned) started()                               { o.c.parser.start(o.c.loop) }
 func (o owned) queued(frontier.Item)                   {}
+func (o owned) sent(string)                            {}
 func (o owned) recorded(*Record)                       {}
 func (o owned) dropped(string)                         {}
 func (o owned) robotsLearnt(string, []byte, time.Time) {}
@@ -143,5 +144,6 @@ func (o owned) abandon() error                         { return o.store.close() 
 
 func (o owned) finish(y task.Yield) error {
 	o.c.parser.close(y)
+	o.store.end(o.c.complete() && o.store.failed() == nil)
 	return o.store.close()
 }

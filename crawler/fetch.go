@@ -70,6 +70,9 @@ func (c *Crawler) fetch(y task.Yield, j *frontier.Job) verdict {
 func (c *Crawler) request(y task.Yield, j *frontier.Job, req http1.Request) (*http1.Reply, error) {
 	req.Sent = func() {
 		c.front.Sent(j, c.loop.Time())
+		if !j.Gate {
+			c.ext.sent(j.Item.URL)
+		}
 		c.dispatch()
 	}
 	trace := c.traceFor(&req)

@@ -70,6 +70,7 @@ func (g *Group) Crawl() error {
 		return err
 	})
 	g.crawl.budget.parse.closeJobs()
+	g.crawl.store.end(err == nil && g.complete())
 	if cerr := g.crawl.store.close(); err == nil {
 		err = cerr
 	}
@@ -106,6 +107,21 @@ func (g *Group) Shard(i int) *Crawler { return g.crawlers[i] }
 
 // Resumed says the crawl went on from a stopped one (Config.State).
 func (g *Group) Resumed() bool { return g.crawl.store.resumed }
+
+// Finished says the crawl it went on from had ended, with nothing left
+// to do: its journal said so (Config.State).
+func (g *Group) Finished() bool { return g.crawl.store.finished }
+
+// complete says the crawl ran to its end: not interrupted, nothing left
+// to do on any loop.
+func (g *Group) complete() bool {
+	for _, c := range g.crawlers {
+		if !c.complete() {
+			return false
+		}
+	}
+	return true
+}
 
 // Loops is the loop.Group the crawl runs on.
 func (g *Group) Loops() *loop.Group { return g.loops }

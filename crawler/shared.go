@@ -42,6 +42,7 @@ func (f sharedCrawl) idle(nothing bool) {
 
 func (f sharedCrawl) started()             { f.s.Start(f.c) }
 func (f sharedCrawl) queued(frontier.Item) {} // handOver tells the fleet
+func (f sharedCrawl) sent(string)          {}
 func (f sharedCrawl) recorded(r *Record)   { f.s.Settled(r.URL, r) }
 func (f sharedCrawl) dropped(url string)   { f.s.Settled(url, nil) }
 func (f sharedCrawl) jobEnds(task.Yield)   {}
