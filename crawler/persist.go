@@ -199,10 +199,13 @@ func (w *writer) writeBatch() {
 // counts before the queue, so the caps hold, and the queue before
 // robots.txt, so the rules screen what was queued.
 //
-// A queued URL passes this run's filters first (filter, addurl.go): the
-// run may have other ones than the run that queued it (Config.StateReuse,
-// a new Config.Exclude to escape a trap). Only here: every other way into
-// enter comes from follow, which has just filtered it with this run's.
+// With other settings than the runs before (Config.StateReuse: a new
+// Config.Exclude to escape a trap, say), a queued URL passes this run's
+// filters first (filter, addurl.go). Only here: every other way into
+// enter comes from follow, which has just filtered it with this run's;
+// and only then: with the same settings, the URL passed the same filters
+// when it was queued, and a million of them would be filtered again for
+// nothing.
 func replayVisitor(crawlers []*Crawler, key urlnorm.SeenKey, tally *replayTally) journal.Visitor {
 	owner := func(raw string) (*Crawler, *url.URL) {
 		u, err := url.Parse(raw)
@@ -232,10 +235,12 @@ func replayVisitor(crawlers []*Crawler, key urlnorm.SeenKey, tally *replayTally)
 			if c == nil {
 				return
 			}
-			if reason := c.filter(u, int(depth)); reason != "" && !c.isRoot(raw) {
-				c.stats.Filtered[reason]++
-				tally.filtered++
-				return
+			if tally.refilter {
+				if reason := c.filter(u, int(depth)); reason != "" && !c.isRoot(raw) {
+					c.stats.Filtered[reason]++
+					tally.filtered++
+					return
+				}
 			}
 			if c.enter(u, frontier.Item{URL: raw, Redirects: redirects, Depth: depth}) == "" {
 				tally.entered++
@@ -259,7 +264,10 @@ func replayVisitor(crawlers []*Crawler, key urlnorm.SeenKey, tally *replayTally)
 func (c *Crawler) complete() bool { return !c.stats.Interrupted && c.Todo() == 0 }
 
 // replayTally counts what a replay's queue became.
-type replayTally struct{ entered, filtered int }
+type replayTally struct {
+	refilter          bool // the settings changed: queued URLs pass this run's filters
+	entered, filtered int
+}
 
 // isRoot says whether raw is one of this run's roots, which pass no
 // filter (the operator asked for them).

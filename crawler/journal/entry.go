@@ -188,19 +188,20 @@ func parseEntry(line []byte) (entry, error) {
 	if cut < 0 || len(line)-cut-1 != 8 {
 		return entry{}, errBadEntry
 	}
-	sum, err := strconv.ParseUint(string(line[cut+1:]), 16, 32)
-	if err != nil || uint32(sum) != crc32.ChecksumIEEE(line[:cut]) {
+	sum, ok := parseHex32(line[cut+1:])
+	if !ok || sum != crc32.ChecksumIEEE(line[:cut]) {
 		return entry{}, errBadEntry
 	}
-	fields := bytes.Split(line[:cut], []byte{'\t'})
+	var short [6][]byte // most entries have few fields: no allocation for them
+	fields := splitTabs(line[:cut], short[:0])
 	if len(fields[0]) != 1 {
 		return entry{}, errBadEntry
 	}
 	e := entry{kind: fields[0][0]}
 	var bad bool
 	num := func(f []byte) int64 {
-		n, err := strconv.ParseInt(string(f), 10, 64)
-		bad = bad || err != nil
+		n, ok := parseInt(f)
+		bad = bad || !ok
 		return n
 	}
 	switch {
@@ -210,9 +211,9 @@ func parseEntry(line []byte) (entry, error) {
 		e.url = string(fields[1])
 	case e.kind == kindOutput && len(fields) >= 4 && len(fields)%2 == 0:
 		e.n = []int64{num(fields[1]), num(fields[2])}
-		s, err := strconv.ParseUint(string(fields[3]), 16, 32)
-		bad = bad || err != nil || e.n[0] < 0 || e.n[1] <= e.n[0]
-		e.sum = uint32(s)
+		s, ok := parseHex32(fields[3])
+		bad = bad || !ok || e.n[0] < 0 || e.n[1] <= e.n[0]
+		e.sum = s
 		for i := 4; i < len(fields); i += 2 {
 			e.lines = append(e.lines, Line{Depth: int32(num(fields[i])), URL: string(fields[i+1])})
 		}
@@ -235,4 +236,60 @@ func parseEntry(line []byte) (entry, error) {
 		return entry{}, errBadEntry
 	}
 	return e, nil
+}
+
+// splitTabs appends the tab-separated fields of b to fields.
+func splitTabs(b []byte, fields [][]byte) [][]byte {
+	for {
+		i := bytes.IndexByte(b, '\t')
+		if i < 0 {
+			return append(fields, b)
+		}
+		fields = append(fields, b[:i])
+		b = b[i+1:]
+	}
+}
+
+// parseInt reads a decimal integer, perhaps negative. A journal is read
+// entry by entry, millions of them at a start: strconv's functions take
+// a string, and a string made of the bytes would be an allocation each.
+func parseInt(b []byte) (int64, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// parseHex32 reads the 8 hex digits of a checksum.
+func parseHex32(b []byte) (uint32, bool) {
+	if len(b) != 8 {
+		return 0, false
+	}
+	var n uint32
+	for _, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		default:
+			return 0, false
+		}
+		n = n<<4 | uint32(c)
+	}
+	return n, true
 }

@@ -6,8 +6,6 @@ import (
 	"os"
 	"slices"
 	"time"
-
-	"loopkit/crawler/urlnorm"
 )
 
 // A fold writes the next snapshot: the last snapshot and the journals
@@ -17,11 +15,12 @@ import (
 // not the crawl's history.
 //
 // A running crawl folds when the journals since the snapshot have grown
-// as large as the snapshot is (at least Options.FoldMin): the journal goes on in
-// a new file, and a goroutine folds the ones before it, off the loops,
-// while the crawl goes on. Each URL costs a fold its share of reading
-// and writing the snapshot once per doubling, so folding costs a
-// constant per entry, however long the crawl.
+// to half the snapshot's size (at least Options.FoldMin): the journal
+// goes on in a new file, and a goroutine folds the ones before it, off
+// the loops, while the crawl goes on. A fold writes the snapshot again
+// for every half of it the journals wrote, so folding costs a constant
+// per entry, however long the crawl; and a start reads at most one and a
+// half snapshots' worth.
 //
 // The seen set is folded as IRLbot's DRUM merges: the hashes of the URLs
 // the journals added, sorted, are merged with the last seen file, sorted
@@ -94,7 +93,7 @@ func (j *Journal) maybeFold() {
 			j.snapGen = gens[len(gens)-1]
 			j.gens = slices.DeleteFunc(j.gens, func(g int) bool { return g <= j.snapGen })
 			j.size -= folded
-			j.foldAt = max(j.opts.FoldMin, j.snapshotSize())
+			j.foldAt = j.foldThreshold()
 		}
 	}()
 }
@@ -112,6 +111,10 @@ func (j *Journal) foldNow() error {
 	j.snapGen, j.gens = j.gens[len(j.gens)-1], nil
 	return nil
 }
+
+// foldThreshold is how long the journals since the snapshot grow before
+// they are folded.
+func (j *Journal) foldThreshold() int64 { return max(j.opts.FoldMin, j.snapshotSize()/2) }
 
 // snapshotSize is how many bytes the last snapshot and its seen file
 // take: what a fold writes again.
@@ -169,9 +172,11 @@ func (j *Journal) fold(snap int, gens []int, check *Output, fo *folding) error {
 	}
 	slices.Sort(added)
 	added = slices.Compact(added)
-	old := urlnorm.NewSeen(j.key, nil)
-	seen, err := j.mergeSeen(snap, number, added, &old)
-	added = nil
+	// Two bits for each hash the journals added, rather than two more
+	// sets: whether the snapshot knew it already, and whether it was
+	// handed out yet (a URL queued again, on another loop, is not).
+	old, handed := newBits(len(added)), newBits(len(added))
+	seen, err := j.mergeSeen(snap, number, added, old)
 	if err != nil {
 		return err
 	}
@@ -180,9 +185,11 @@ func (j *Journal) fold(snap int, gens []int, check *Output, fo *folding) error {
 		return err
 	}
 	w.writeMeta(s, number, seen, time.Now())
-	queued := urlnorm.NewSeen(j.key, nil)
 	err = w.handOut(sf, queue, entries, journals,
-		func(h uint64) bool { return !old.HasHash(h) && queued.AddHash(h) },
+		func(h uint64) bool {
+			i, _ := slices.BinarySearch(added, h)
+			return !old.has(i) && handed.add(i)
+		},
 		func(e entry) { s.put(AppendQueued(nil, e.url, e.depth, e.redirects)) })
 	if err == nil && fo != nil && fo.stopped() {
 		err = errFoldStopped
@@ -208,9 +215,9 @@ func (j *Journal) fold(snap int, gens []int, check *Output, fo *folding) error {
 }
 
 // mergeSeen writes seen.number: the hashes of seen.snap (if any) and
-// added (sorted, without repeats), merged. old hears of each hash of
-// added that seen.snap held. It returns how many hashes it wrote.
-func (j *Journal) mergeSeen(snap, number int, added []uint64, old *urlnorm.Seen) (int, error) {
+// added (sorted, without repeats), merged. old gets the bit of each hash
+// of added that seen.snap held. It returns how many hashes it wrote.
+func (j *Journal) mergeSeen(snap, number int, added []uint64, old bits) (int, error) {
 	check := j.key.Hash(seenCheck)
 	out, err := createSeen(j.path("seen", number)+".tmp", check)
 	if err != nil {
@@ -226,7 +233,7 @@ func (j *Journal) mergeSeen(snap, number int, added []uint64, old *urlnorm.Seen)
 		err = readSeen(j.path("seen", snap), check, func(int) {}, func(h uint64) {
 			flush(h)
 			if i < len(added) && added[i] == h {
-				old.AddHash(h)
+				old.add(i)
 				i++
 			}
 			out.add(h)
@@ -247,4 +254,20 @@ func (j *Journal) mergeSeen(snap, number int, added []uint64, old *urlnorm.Seen)
 		os.Remove(j.path("seen", number) + ".tmp")
 	}
 	return n, err
+}
+
+// bits is a set of small numbers, a bit each.
+type bits []uint64
+
+func newBits(n int) bits { return make(bits, (n+63)/64) }
+
+func (b bits) has(i int) bool { return b[i/64]&(1<<(i%64)) != 0 }
+
+// add adds i, and reports whether it was new.
+func (b bits) add(i int) bool {
+	if b.has(i) {
+		return false
+	}
+	b[i/64] |= 1 << (i % 64)
+	return true
 }

@@ -62,12 +62,12 @@ type Options struct {
 	Counts func(url string) (host, path string)
 	// FoldMin is the least the journals since the last snapshot grow
 	// before they are folded into a new one (fold.go): below it,
-	// replaying them costs less than writing a snapshot would. [64 MiB]
+	// replaying them costs less than writing a snapshot would. [32 MiB]
 	FoldMin int64
 }
 
 // defaultFoldMin is Options.FoldMin's default.
-const defaultFoldMin = 64 << 20
+const defaultFoldMin = 32 << 20
 
 // Journal is an open state directory. Write, Sync, End and Close may be
 // called from any goroutine; Replay once, then Begin, before the first
@@ -80,6 +80,7 @@ type Journal struct {
 	fresh    bool // no crawl.json: a new crawl
 	resumed  bool // a crawl to go on with: its settings and its journal
 	save     bool // Begin writes crawl.json: new, or other settings reused
+	changed  bool // the settings differ from the crawl's until now (Reuse)
 	newOut   bool // -o is another file than the crawl's until now
 	key      urlnorm.SeenKey
 	notices  []string
@@ -167,7 +168,7 @@ func (j *Journal) settle() error {
 				j.dir, ErrOtherCrawl, strings.Join(diff, "; "))
 		}
 		j.notices = append(j.notices, fmt.Sprintf("%s: going on with other settings (%s)", j.dir, strings.Join(diff, "; ")))
-		j.save, j.newOut = true, was.Output != j.settings.Output
+		j.save, j.changed, j.newOut = true, true, was.Output != j.settings.Output
 	}
 	if len(snaps) == 0 && len(gens) == 0 {
 		if !j.opts.Reuse {
@@ -268,6 +269,10 @@ func ReadSettings(dir string) (Settings, bool, error) {
 // Fresh says whether the directory held no crawl before Open.
 func (j *Journal) Fresh() bool { return j.fresh }
 
+// Changed says whether the settings differ from those the crawl ran
+// with until now: Reuse went on with other ones.
+func (j *Journal) Changed() bool { return j.changed }
+
 // NewOutput says whether -o is new to the crawl: the crawl is, or Reuse
 // goes on with another file. Its lines, if it has any, are not the
 // crawl's.
@@ -330,7 +335,7 @@ func (j *Journal) Begin() error {
 			j.size += st.Size()
 		}
 	}
-	j.foldAt = max(j.opts.FoldMin, j.snapshotSize())
+	j.foldAt = j.foldThreshold()
 	j.maybeFold()
 	return nil
 }
