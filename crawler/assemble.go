@@ -81,6 +81,7 @@ func assemble(loops []*loop.Loop, cfg Config, g *Group) (*crawl, error) {
 		return nil, err
 	}
 	cr.store = s
+	s.budget = cr.budget
 	for _, c := range cr.crawlers {
 		c.overflow = newOverflow(c, s)
 		if s.writes() {

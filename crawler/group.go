@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -70,11 +71,28 @@ func (g *Group) Crawl() error {
 		return err
 	})
 	g.crawl.budget.parse.closeJobs()
+	err = oneOfEach(err)
 	g.crawl.store.end(err == nil && g.complete())
 	if cerr := g.crawl.store.close(); err == nil {
 		err = cerr
 	}
 	return err
+}
+
+// oneOfEach is err, joined errors without repeats: a write that failed
+// stops every loop, and each returns it.
+func oneOfEach(err error) error {
+	joined, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return err
+	}
+	var each []error
+	for _, e := range joined.Unwrap() {
+		if !slices.Contains(each, e) {
+			each = append(each, e)
+		}
+	}
+	return errors.Join(each...)
 }
 
 // Close closes the crawl's output and state directory. Crawl does it; a

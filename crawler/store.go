@@ -27,6 +27,7 @@ type store struct {
 	mu       sync.Mutex
 	err      error          // the first write that failed: the crawl stops on it
 	stopped  bool           // stopCrawl said so
+	budget   *budget        // the crawl's: halted as soon as a write fails
 	spill    *journal.Spill // long host queues' overflow, opened on first need; every loop's (spill.go)
 
 	beforeWrite func() // a test's hook: called on the executor before each batch
@@ -216,6 +217,9 @@ func plainly(err error) error {
 	return err
 }
 
+// fail records the first write that failed, and halts the budget at
+// once, from whichever goroutine saw it: no loop hands out another job
+// while the news crosses to them (stopCrawl).
 func (s *store) fail(err error) error {
 	if err == nil {
 		return nil
@@ -224,6 +228,9 @@ func (s *store) fail(err error) error {
 	defer s.mu.Unlock()
 	if s.err == nil {
 		s.err = err
+		if s.budget != nil {
+			s.budget.halted.Store(true)
+		}
 	}
 	return err
 }
@@ -235,10 +242,11 @@ func (s *store) failed() error {
 	return s.err
 }
 
-// stopCrawl stops the crawl on a write that failed: the operator is told
-// once, and no loop hands out anything more — the budget refuses every
-// job from now on (budget.halt), and every frontier is stopped — so what
-// is in flight is all the crawl does before Crawl returns the error.
+// stopCrawl stops the crawl on a write that failed: no loop hands out
+// anything more — the budget refuses every job from now on (budget.halt),
+// and every frontier is stopped — so what is in flight is all the crawl
+// does before Crawl returns the error, once, which says it to the
+// operator.
 func (s *store) stopCrawl(c *Crawler, err error) {
 	s.mu.Lock()
 	first := !s.stopped
@@ -247,7 +255,6 @@ func (s *store) stopCrawl(c *Crawler, err error) {
 	s.fail(err)
 	if first {
 		c.budget.halt(c)
-		c.notice(s.failed().Error())
 	}
 }
 
