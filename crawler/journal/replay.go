@@ -197,7 +197,7 @@ func (j *Journal) walkJournal(f *os.File, w *walk, last bool) error {
 	if bytes.ContainsAny(tail, "\n\x00") {
 		j.copyAside(f, good, st.Size(), "a damaged tail (a power cut, or a damaged disk)", "cut; the records it held are not counted done, so what it named is found again")
 	} else {
-		j.notices = append(j.notices, fmt.Sprintf("%s: cut %d bytes after its last whole entry, a write cut short by the stop: the records it held are not counted done, so what it named is found again",
+		j.notices = append(j.notices, fmt.Sprintf("%s: cut %d bytes after its last whole entry, a write cut short (by a stop, or a power cut): the records it held are not counted done, so what it named is found again",
 			f.Name(), len(tail)))
 	}
 	if err := truncate(f.Name(), good); err != nil {
