@@ -190,9 +190,14 @@ func (j *Journal) fold(snap int, gens []int, check *Output, fo *folding) error {
 			i, _ := slices.BinarySearch(added, h)
 			return !old.has(i) && handed.add(i)
 		},
-		func(e entry) { s.put(AppendQueued(nil, e.url, e.depth, e.redirects)) })
-	if err == nil && fo != nil && fo.stopped() {
-		err = errFoldStopped
+		func(e entry) {
+			if s.n%4096 == 0 && fo != nil && fo.stopped() {
+				s.err = errFoldStopped // a crawl that ends does not wait for the rest
+			}
+			s.put(AppendQueued(nil, e.url, e.depth, e.redirects))
+		})
+	if err == nil {
+		err = s.err
 	}
 	if err != nil {
 		s.abandon()
