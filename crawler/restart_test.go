@@ -187,12 +187,12 @@ func TestPagesPerHostCapHoldsOverARestart(t *testing.T) {
 	}
 }
 
-// A crawl whose journal folded into snapshots while it ran, then cut as
-// a power cut leaves it — its last journal and -o, each anywhere past
-// what the last snapshot vouches for — goes on with exactly the site's
-// URLs. -o cut below what the snapshot vouches for (not something a stop
-// does: the snapshot was written after -o was synced) is refused, saying
-// so, and nothing is fetched.
+// A crawl whose journal folded into snapshots while it ran, then cut —
+// its last journal and -o, each at every line — goes on with exactly the
+// site's URLs. Past what the last snapshot vouches for, that is what a
+// power cut may leave; below it (not something a stop does: the snapshot
+// was written after -o was synced), the done log says which pages lost
+// their lines.
 func TestPowerCutAfterFoldsLosesNothing(t *testing.T) {
 	crawler.FoldJournalEvery(t, 500)
 	srv := wirelog.New(t)
@@ -227,16 +227,6 @@ func TestPowerCutAfterFoldsLosesNothing(t *testing.T) {
 		copyDir(t, saved, state)
 		applyCut(t, journal, wholeJournal, c.journal, false, [2]int{})
 		applyCut(t, out, wholeOutput, c.output, false, [2]int{})
-		if c.output >= 0 && c.output < vouched {
-			lg, _ := loop.NewGroup(1, nil)
-			_, err := crawler.NewGroup(lg, cfg)
-			lg.Close()
-			if err == nil || !strings.Contains(err.Error(), "snapshot vouches for") {
-				t.Errorf("%v: -o cut below the snapshot's %d bytes: %v", c, vouched, err)
-				failed++
-			}
-			continue
-		}
 		if _, ok := resumeAfterCut(t, srv, cfg, c, want); !ok {
 			mu.Lock()
 			failed++

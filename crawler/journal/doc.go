@@ -21,6 +21,8 @@
 //	journal.N    one entry per line, appended as the crawl goes
 //	snapshot.N   what was left after journal.N: the queue, robots.txt,
 //	seen.N       holds, counts; the hashes of every URL seen, sorted
+//	done         the O entries the snapshots folded away: read only when
+//	             -o turns out shorter than a snapshot vouched for
 //	damaged/     damaged bytes a start found, copied aside
 //	lock         held (flock) by the process working on the directory
 //
@@ -39,6 +41,8 @@
 //	X  output  new                  a start: -o held this many bytes, all
 //	                                vouched for (new: another file)
 //	E                               the crawl ended: nothing left to do
+//	U  depth  redirects  url        a URL done is to do again: its line in
+//	                                -o was lost below a snapshot
 //
 // # One source of truth for what is done
 //
@@ -51,8 +55,9 @@
 // lines the journal does not vouch for, or that do not match the CRC it
 // vouched for them with, are cut at the next start, and their pages are
 // fetched again. So any stop — and any truncation or zeroing of the
-// journal, and of -o past what the last snapshot vouched for — costs
-// pages fetched again, never a page lost.
+// journal, and of -o past what the last snapshot vouched for, and any
+// truncation of -o below it (donelog.go) — costs pages fetched again,
+// never a page lost.
 //
 // # Replay, bounded by what is left
 //

@@ -20,6 +20,7 @@ const (
 	kindHold   = 'H' // a Retry-After hold on a server
 	kindStart  = 'X' // a start: -o holds exactly this many bytes, vouched for (1: and is another file now)
 	kindEnd    = 'E' // the crawl ended with nothing left to do
+	kindUndone = 'U' // a URL done is to do again: its line in -o was lost
 )
 
 // and a snapshot's own (snapshot.go):
@@ -205,7 +206,7 @@ func parseEntry(line []byte) (entry, error) {
 		return n
 	}
 	switch {
-	case e.kind == kindQueued && len(fields) == 4:
+	case (e.kind == kindQueued || e.kind == kindUndone) && len(fields) == 4:
 		e.depth, e.redirects, e.url = int32(num(fields[1])), int32(num(fields[2])), string(fields[3])
 	case (e.kind == kindSent || e.kind == kindDone) && len(fields) == 2:
 		e.url = string(fields[1])

@@ -136,6 +136,8 @@ func (j *Journal) fold(snap int, gens []int, check *Output, fo *folding) error {
 	w := newWalk(j.key, check, j.opts.Counts)
 	var added []uint64                                       // the hashes of the URLs the journals added
 	w.onQueued = func(h uint64) { added = append(added, h) } // a URL done was queued first
+	var marks []byte                                         // the O entries counted: for the done log
+	w.onMark = func(e entry) { marks = appendMark(marks, e.n[0], e.n[1], e.sum, e.lines) }
 	var sf *os.File
 	var queue, entries int64
 	if snap > 0 {
@@ -165,11 +167,16 @@ func (j *Journal) fold(snap int, gens []int, check *Output, fo *folding) error {
 	}
 	if j.out != nil {
 		// The snapshot vouches for -o's bytes up to w.outLen: they must
-		// survive a power cut before it does.
+		// survive a power cut before it does, and so must the done log's
+		// record of them.
 		if err := j.out.Sync(); err != nil {
 			return err
 		}
 	}
+	if err := j.appendDoneLog(marks); err != nil {
+		return err
+	}
+	marks = nil
 	slices.Sort(added)
 	added = slices.Compact(added)
 	// Two bits for each hash the journals added, rather than two more

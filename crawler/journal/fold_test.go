@@ -113,7 +113,7 @@ func TestDamagedSnapshotIsRefused(t *testing.T) {
 			case "key":
 				b, _ := os.ReadFile(filepath.Join(state, "crawl.json"))
 				i := strings.Index(string(b), `"seen_key": "`) + len(`"seen_key": "`)
-				b[i] ^= 1
+				b[i] = "10"[min(int(b[i]-'0'), 1)] // another hex digit: another key
 				os.WriteFile(filepath.Join(state, "crawl.json"), b, 0o644)
 			default:
 				b, _ := os.ReadFile(snaps[0])
@@ -127,5 +127,63 @@ func TestDamagedSnapshotIsRefused(t *testing.T) {
 				t.Fatalf("replay of a damaged %s: %v", damage, err)
 			}
 		})
+	}
+}
+
+// -o cut below what the snapshot vouched for (not something a stop does:
+// an edit, a tool gone wrong) loses no page: the done log says whose
+// lines were past the last whole one, and they are to do again, with a
+// notice; the next start finds it as the first left it. Without the done
+// log, the start refuses, saying so, rather than lose them.
+func TestOutputCutBelowTheSnapshotIsMadeGood(t *testing.T) {
+	dir := t.TempDir()
+	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out.jsonl")
+	want := foldCrawl(t, state, out, 60)
+	b, _ := os.ReadFile(out)
+	at := len(b) / 3
+	lines := strings.Split(string(b[:at]), "\n")
+	kept := len(lines) - 1 // whole lines below the cut; the cut one is fetched again
+	os.WriteFile(out, b[:at], 0o644)
+	var again []string
+	for _, l := range strings.Split(string(b), "\n")[kept:] {
+		if i := strings.Index(l, `"url":"`); i >= 0 {
+			again = append(again, l[i+7:strings.Index(l[i+7:], `"`)+i+7])
+		}
+	}
+	for run := 1; run <= 2; run++ {
+		j := open(t, state)
+		o, _ := journal.Append(out)
+		r := start(t, j, time.Now(), o)
+		for _, w := range want {
+			if !slices.Contains(r.queued, w) {
+				t.Fatalf("run %d: %s, to do before, is not to do now", run, w)
+			}
+		}
+		var gone []string // URLs to do that were not before
+		for _, q := range r.queued {
+			if !slices.Contains(want, q) {
+				gone = append(gone, strings.Fields(q)[0])
+			}
+		}
+		slices.Sort(gone)
+		slices.Sort(again)
+		if !slices.Equal(gone, again) || r.summary.Done != kept {
+			t.Fatalf("run %d: to do again %v, %d done;\nwant %v, %d done", run, gone, r.summary.Done, again, kept)
+		}
+		if n := j.Notices(); run == 1 && (len(n) != 1 || !strings.Contains(n[0], fmt.Sprintf("the %d pages whose lines were past the cut are fetched again", len(again)))) {
+			t.Fatalf("notices %q", n)
+		}
+		j.Close()
+		o.Close()
+	}
+
+	os.Remove(filepath.Join(state, "done"))
+	os.WriteFile(out, b[:at/2], 0o644)
+	j := open(t, state)
+	defer j.Close()
+	o, _ := journal.Append(out)
+	defer o.Close()
+	if _, err := j.Replay(time.Now(), journal.Visitor{}, o); err == nil || !strings.Contains(err.Error(), "the done log") {
+		t.Fatalf("without the done log: %v", err)
 	}
 }

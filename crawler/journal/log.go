@@ -52,6 +52,7 @@ type walk struct {
 	outLen   int64             // -o's bytes vouched for so far
 	pending  map[int64]entry   // O entries past outLen, by where they start
 	outBad   bool              // an O entry did not match -o: nothing after it is counted
+	badFrom  int64             // where that entry's bytes began
 	damaged  bool              // a damaged entry since the last X: no record after it is counted
 	done     urlnorm.Seen      // URLs done since the snapshot
 	doneN    int               // how many, with the snapshot's
@@ -63,14 +64,19 @@ type walk struct {
 	finished bool
 	seenN    int // URLs the snapshot's seen set holds
 
+	undone   []entry        // URLs done once, to do again (U), in order; kind 0: done again since
+	undoneAt map[uint64]int // their places in undone, by hash
+
 	onDone   func(h uint64) // a start adds each URL done to the crawl's seen set
 	onQueued func(h uint64) // a fold collects the journals' URLs for its seen file
+	onMark   func(e entry)  // a fold keeps each O entry it counts, in the done log
 }
 
 func newWalk(key urlnorm.SeenKey, check *Output, counts func(string) (string, string)) *walk {
 	return &walk{key: key, check: check, counts: counts, done: urlnorm.NewSeen(key, nil),
 		pending: map[int64]entry{}, unsent: map[uint64]string{}, robots: map[string]entry{},
-		holds: map[string]time.Time{}, pages: map[string]int{}, variants: map[string]int{}}
+		holds: map[string]time.Time{}, pages: map[string]int{}, variants: map[string]int{},
+		undoneAt: map[uint64]int{}}
 }
 
 // add takes in one entry of the log, in order.
@@ -101,7 +107,20 @@ func (w *walk) add(e entry) {
 		w.started(e.n[0], e.n[1] == 1)
 	case kindEnd:
 		w.finished = true
+	case kindUndone:
+		w.finished = false
+		if h := w.key.Hash(e.url); !w.isUndone(h) {
+			w.undoneAt[h] = len(w.undone)
+			w.undone = append(w.undone, e)
+			w.tally(e.url, -1)
+		}
 	}
+}
+
+// isUndone says whether the URL whose hash is h is to do again.
+func (w *walk) isUndone(h uint64) bool {
+	_, ok := w.undoneAt[h]
+	return ok
 }
 
 // damage says the log has a damaged stretch here, with whole entries
@@ -136,7 +155,7 @@ func (w *walk) count(e entry) {
 	if w.check != nil {
 		b, err := w.check.readAt(from, to)
 		if err != nil || crc32.ChecksumIEEE(b) != e.sum {
-			w.outBad = true
+			w.outBad, w.badFrom = true, from
 			return
 		}
 	}
@@ -144,26 +163,40 @@ func (w *walk) count(e entry) {
 	for _, l := range e.lines {
 		w.isDone(l.URL)
 	}
+	if w.onMark != nil {
+		w.onMark(e)
+	}
 }
 
 // isDone counts url as done.
 func (w *walk) isDone(url string) {
 	h := w.key.Hash(url)
 	delete(w.unsent, h)
-	if !w.done.AddHash(h) {
+	again := w.isUndone(h) // done once, to do again, and now done again
+	if again {
+		w.undone[w.undoneAt[h]].kind = 0
+		delete(w.undoneAt, h)
+	}
+	if !w.done.AddHash(h) && !again {
 		return
 	}
-	w.doneN++
 	if w.onDone != nil {
 		w.onDone(h)
 	}
+	w.tally(url, 1)
+}
+
+// tally counts url done (n = 1) or no longer done (n = -1): the URLs
+// done, and what they count towards.
+func (w *walk) tally(url string, n int) {
+	w.doneN += n
 	if w.counts != nil {
 		host, path := w.counts(url)
 		if host != "" {
-			w.pages[host]++
+			w.pages[host] += n
 		}
 		if path != "" {
-			w.variants[path]++
+			w.variants[path] += n
 		}
 	}
 }
@@ -175,12 +208,14 @@ func (w *walk) isDone(url string) {
 func (w *walk) started(outLen int64, new bool) {
 	w.damaged = false
 	clear(w.pending)
-	if new {
+	if new || w.outBad && outLen <= w.badFrom {
+		// Another file; or a start cut -o before the bytes that do not
+		// match, and the O entries after it are for what it wrote since.
 		w.outLen, w.outBad = outLen, false
 		return
 	}
 	if outLen == w.outLen || w.outBad {
-		return // outBad: -o was damaged since; what is counted ends there
+		return // outBad: -o was damaged since that start; what is counted ends there
 	}
 	if outLen > w.outLen {
 		// The O entries that took it there are damaged (or a file is):
@@ -188,9 +223,9 @@ func (w *walk) started(outLen int64, new bool) {
 		w.outBad = true
 		return
 	}
-	// Below what is counted: a start found -o damaged and rewrote the
-	// log (a snapshot) before it wrote this; so this cannot be read in
-	// a log that counted more. Count no more than it says.
+	// Below what is counted: a start found -o shorter than its snapshot
+	// vouched for, cut it here, and wrote U entries before this one for
+	// every page whose line was past the cut (donelog.go).
 	w.outLen = outLen
 }
 

@@ -94,10 +94,6 @@ func (j *Journal) replay(now time.Time, v Visitor) (sum Summary, again bool, err
 		if err := j.readSeen(j.snapGen, &known, w.seenN); err != nil {
 			return sum, false, err
 		}
-		if j.out != nil && j.out.Size() < w.outLen {
-			return sum, false, fmt.Errorf("%s holds %d bytes, fewer than the %d the crawl's snapshot vouches for: lines of pages done are gone (cut or replaced since: a stop or a power cut does not do that), and the pages cannot be told; give another directory and output to crawl again",
-				j.out.path, j.out.Size(), w.outLen)
-		}
 	}
 	journals, err := j.openJournals()
 	defer closeAll(journals)
@@ -108,6 +104,15 @@ func (j *Journal) replay(now time.Time, v Visitor) (sum Summary, again bool, err
 		if err := j.walkJournal(f, w, i == len(journals)-1); err != nil {
 			return sum, false, err
 		}
+	}
+	if j.check != nil && w.outLen > j.check.Size() {
+		// -o lost lines the snapshot vouched for, and no start has made
+		// that good yet: the done log says whose, and they are to do
+		// again.
+		if err := j.recoverOutput(w.outLen); err != nil {
+			return sum, false, err
+		}
+		return sum, true, nil
 	}
 	if j.out != nil && w.outBad {
 		// -o does not hold what the journal vouched for: damaged, or
@@ -234,12 +239,17 @@ func (w *walk) handOut(snap *os.File, queue, entries int64, journals []*os.File,
 			if e.kind != kindQueued {
 				return
 			}
-			if h := w.key.Hash(e.url); !w.done.HasHash(h) && isNew(h) {
+			if h := w.key.Hash(e.url); !w.done.HasHash(h) && !w.isUndone(h) && isNew(h) {
 				take(e, h)
 			}
 		}, func(int64, int64, int) {})
 		if err != nil {
 			return err
+		}
+	}
+	for _, e := range w.undone {
+		if e.kind != 0 {
+			take(entry{kind: kindQueued, url: e.url, depth: e.depth, redirects: e.redirects}, w.key.Hash(e.url))
 		}
 	}
 	for _, e := range last {
@@ -278,6 +288,9 @@ func (j *Journal) readSeen(gen int, known *urlnorm.Seen, n int) error {
 // aside first.
 func (j *Journal) cutOutput(at int64, why string) {
 	size := j.out.Size()
+	if at >= size {
+		return
+	}
 	b, err := j.out.readAt(at, size)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		b = nil
