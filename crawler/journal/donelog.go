@@ -22,18 +22,7 @@ func (j *Journal) appendDoneLog(marks []byte) error {
 	if len(marks) == 0 {
 		return nil
 	}
-	f, err := os.OpenFile(filepath.Join(j.dir, "done"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(marks)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return appendSynced(filepath.Join(j.dir, "done"), marks)
 }
 
 // recoverOutput deals with an -o shorter than the snapshot vouched for
@@ -149,16 +138,15 @@ func (j *Journal) appendLast(b []byte) error {
 	} else {
 		j.gens = []int{gen}
 	}
-	f, err := os.OpenFile(j.path("journal", gen), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	return appendSynced(j.path("journal", gen), b)
+}
+
+// appendSynced appends b to the file at path, creating it if need be,
+// and syncs it.
+func appendSynced(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(b)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return writeClose(f, b)
 }

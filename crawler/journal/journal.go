@@ -260,13 +260,7 @@ func writeFileSynced(path string, b []byte) error {
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(b)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
+	err = writeClose(f, b)
 	if err == nil {
 		err = os.Rename(tmp, path)
 	}
@@ -275,6 +269,18 @@ func writeFileSynced(path string, b []byte) error {
 		return err
 	}
 	return syncDir(filepath.Dir(path))
+}
+
+// writeClose writes b to f, syncs it and closes it.
+func writeClose(f *os.File, b []byte) error {
+	_, err := f.Write(b)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // syncDir makes the names created, renamed or removed in dir survive a
