@@ -187,3 +187,32 @@ func TestOutputCutBelowTheSnapshotIsMadeGood(t *testing.T) {
 		t.Fatalf("without the done log: %v", err)
 	}
 }
+
+// A fold cut short by a stop leaves a snapshot half written, and perhaps
+// a seen file whose snapshot never came: the next start removes them,
+// and keeps the last snapshot and its seen file.
+func TestAStartTidiesWhatAFoldLeft(t *testing.T) {
+	dir := t.TempDir()
+	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out.jsonl")
+	want := foldCrawl(t, state, out, 60)
+	snaps, _ := filepath.Glob(filepath.Join(state, "snapshot.*"))
+	left := []string{snaps[0] + "0.tmp", filepath.Join(state, "seen.1000"), filepath.Join(state, "seen.1000.tmp")}
+	for _, name := range left {
+		os.WriteFile(name, []byte("half"), 0o644)
+	}
+	j := open(t, state)
+	defer j.Close()
+	o, _ := journal.Append(out)
+	defer o.Close()
+	if r := start(t, j, time.Now(), o); !slices.Equal(r.queued, want) {
+		t.Fatalf("to do %v, want %v", r.queued, want)
+	}
+	for _, name := range left {
+		if _, err := os.Stat(name); err == nil {
+			t.Errorf("%s is still there", name)
+		}
+	}
+	if kept, _ := filepath.Glob(filepath.Join(state, "s*.*")); len(kept) != 2 {
+		t.Errorf("%v: want the snapshot and its seen file", kept)
+	}
+}

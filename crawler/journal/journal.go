@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 
 	"loopkit/crawler/urlnorm"
@@ -170,8 +171,25 @@ func (j *Journal) Begin() error {
 		}
 	}
 	j.foldAt = j.foldThreshold()
+	j.tidy()
 	j.maybeFold()
 	return nil
+}
+
+// tidy removes what a fold cut short left: a snapshot or seen file half
+// written, or a seen file whose snapshot was never put in place. Only
+// the last snapshot and its seen file are ever read.
+func (j *Journal) tidy() {
+	names, _ := os.ReadDir(j.dir)
+	for _, e := range names {
+		name, rest, ok := strings.Cut(e.Name(), ".")
+		if !ok || name != "snapshot" && name != "seen" {
+			continue
+		}
+		if n, err := strconv.Atoi(rest); err != nil || n != j.snapGen {
+			os.Remove(filepath.Join(j.dir, e.Name()))
+		}
+	}
 }
 
 // saveSettings writes crawl.json whole, or not at all.
