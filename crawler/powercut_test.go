@@ -86,6 +86,7 @@ type cut struct {
 	deleteJournal   bool
 	journalHole     [2]int // bytes from..to zeroed; to 0: none
 	outputHole      [2]int
+	removeLast      bool // the last journal removed, beside a snapshot
 }
 
 func (c cut) String() string {
@@ -99,7 +100,7 @@ func (c cut) String() string {
 		return fmt.Sprintf("cut at %d", at)
 	}
 	j := how(c.journal, c.zeroJournal)
-	if c.deleteJournal {
+	if c.deleteJournal || c.removeLast {
 		j = "deleted"
 	}
 	if c.journalHole[1] > 0 {

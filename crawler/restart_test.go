@@ -192,7 +192,7 @@ func TestPagesPerHostCapHoldsOverARestart(t *testing.T) {
 // site's URLs. Past what the last snapshot vouches for, that is what a
 // power cut may leave; below it (not something a stop does: the snapshot
 // was written after -o was synced), the done log says which pages lost
-// their lines.
+// their lines. The last journal removed is read as damage.
 func TestPowerCutAfterFoldsLosesNothing(t *testing.T) {
 	crawler.FoldJournalEvery(t, 500)
 	srv := wirelog.New(t)
@@ -220,6 +220,7 @@ func TestPowerCutAfterFoldsLosesNothing(t *testing.T) {
 	for _, o := range boundaries(wholeOutput) {
 		cuts = append(cuts, cut{journal: -1, output: o})
 	}
+	cuts = append(cuts, cut{journal: -1, output: -1, removeLast: true})
 	failed := 0
 	var mu sync.Mutex
 	for _, c := range cuts {
@@ -227,6 +228,9 @@ func TestPowerCutAfterFoldsLosesNothing(t *testing.T) {
 		copyDir(t, saved, state)
 		applyCut(t, journal, wholeJournal, c.journal, false, [2]int{})
 		applyCut(t, out, wholeOutput, c.output, false, [2]int{})
+		if c.removeLast { // the journal after the snapshot: read as all damage
+			os.Remove(journal)
+		}
 		if _, ok := resumeAfterCut(t, srv, cfg, c, want); !ok {
 			mu.Lock()
 			failed++

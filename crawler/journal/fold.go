@@ -152,12 +152,17 @@ func (j *Journal) fold(snap int, gens []int, check *Output, fo *folding) error {
 	}
 	journals := make([]*os.File, 0, len(gens))
 	defer func() { closeAll(journals) }()
+	prev := snap
 	for _, g := range gens {
 		f, err := os.Open(j.path("journal", g))
 		if err != nil {
 			return err
 		}
 		journals = append(journals, f)
+		if gap(prev, g) {
+			w.damage()
+		}
+		prev = g
 		if _, err := scanFile(f, 0, w.add, func(int64, int64, int) { w.damage() }); err != nil {
 			return err
 		}

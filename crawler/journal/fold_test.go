@@ -216,3 +216,39 @@ func TestAStartTidiesWhatAFoldLeft(t *testing.T) {
 		t.Errorf("%v: want the snapshot and its seen file", kept)
 	}
 }
+
+// A journal removed from between a snapshot and the journals after it is
+// read as damage: the start says it is not there, no page done after it
+// counts as done, and -o is cut back to what the snapshot vouched for —
+// the pages done since are to do again, and nothing queued is lost.
+func TestAJournalRemovedIsReadAsDamage(t *testing.T) {
+	dir := t.TempDir()
+	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out.jsonl")
+	want := foldCrawl(t, state, out, 60)
+	journals, _ := filepath.Glob(filepath.Join(state, "journal.*"))
+	snaps, _ := filepath.Glob(filepath.Join(state, "snapshot.*"))
+	var number, vouched, version int
+	head, _ := os.ReadFile(snaps[0])
+	fmt.Sscanf(string(head), "I\t%d\t%d\t%d", &version, &number, &vouched)
+	last := journals[0]
+	os.Rename(last, filepath.Join(state, fmt.Sprintf("journal.%d", number+2))) // journal.number+1 is gone
+	j := open(t, state)
+	defer j.Close()
+	o, _ := journal.Append(out)
+	defer o.Close()
+	r := start(t, j, time.Now(), o)
+	if n := j.Notices(); len(n) < 1 || !strings.Contains(n[0], fmt.Sprintf("journal.%d is not there", number+1)) {
+		t.Fatalf("notices %q", n)
+	}
+	if o.Size() != int64(vouched) {
+		t.Fatalf("-o holds %d bytes, want the %d the snapshot vouched for", o.Size(), vouched)
+	}
+	for _, w := range want {
+		if !slices.Contains(r.queued, w) {
+			t.Fatalf("%s, to do before, is not to do now", w)
+		}
+	}
+	if len(r.queued) <= len(want) {
+		t.Fatalf("%d to do: the pages done in the journal after the gap are not to do again", len(r.queued))
+	}
+}

@@ -97,7 +97,12 @@ func (j *Journal) replay(now time.Time, v Visitor) (sum Summary, again bool, err
 	if err != nil {
 		return sum, false, err
 	}
+	prev := j.snapGen
 	for i, f := range journals {
+		if gap(prev, j.gens[i]) {
+			w.damage() // a journal removed: as if it were all damage
+		}
+		prev = j.gens[i]
 		if err := j.walkJournal(f, w, i == len(journals)-1); err != nil {
 			return sum, false, err
 		}

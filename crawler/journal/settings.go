@@ -98,13 +98,30 @@ func (j *Journal) settle() error {
 			j.gens = append(j.gens, g)
 		}
 	}
-	for i, g := range j.gens {
-		if want := j.snapGen + 1 + i; g != want {
-			return fmt.Errorf("%s: %w: %s is not there, and what it said cannot be told", j.dir, ErrMissing, filepath.Base(j.path("journal", want)))
+	// A journal missing (deleted: journals are created synced, and only
+	// a fold removes them, with the snapshot that replaces them in place)
+	// is read as damage: nothing done after it counts, and what it held
+	// is found again.
+	missing := func(g int) {
+		j.notices = append(j.notices, fmt.Sprintf("%s: %s is not there: no record after it counts as done, and what it held is found again",
+			j.dir, filepath.Base(j.path("journal", g))))
+	}
+	prev := j.snapGen
+	for _, g := range j.gens {
+		if gap(prev, g) {
+			missing(prev + 1)
 		}
+		prev = g
+	}
+	if len(j.gens) == 0 {
+		missing(j.snapGen + 1)
 	}
 	return nil
 }
+
+// gap says whether journal g does not follow the one before it, prev (a
+// snapshot's number for the first): one was removed between them.
+func gap(prev, g int) bool { return g != prev+1 }
 
 // list returns the numbers of the directory's snapshots and journals, in
 // order. A snapshot being written (.tmp) is not one.
