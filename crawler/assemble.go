@@ -85,6 +85,7 @@ func assemble(loops []*loop.Loop, cfg Config, g *Group) (*crawl, error) {
 		return nil, err
 	}
 	cr.store = s
+	s.budget = cr.budget
 	for _, c := range cr.crawlers {
 		c.overflow = newOverflow(c, s)
 		var w *writer
@@ -100,7 +101,7 @@ func assemble(loops []*loop.Loop, cfg Config, g *Group) (*crawl, error) {
 			c.ext = append(c.ext, shared)
 		}
 	}
-	if err := s.replay(cfg, replayVisitor(cr.crawlers), cr.crawlers[0].notice); err != nil {
+	if err := s.replay(cfg, cr.crawlers, cr.crawlers[0].notice); err != nil {
 		return nil, err
 	}
 	return cr, nil
@@ -144,6 +145,7 @@ type owned struct {
 
 func (o owned) started()                               { o.c.parser.start(o.c.loop) }
 func (o owned) queued(frontier.Item)                   {}
+func (o owned) sent(string)                            {}
 func (o owned) recorded(*Record)                       {}
 func (o owned) dropped(string)                         {}
 func (o owned) robotsLearnt(string, []byte, time.Time) {}
@@ -153,5 +155,6 @@ func (o owned) abandon() error                         { return o.store.close() 
 
 func (o owned) finish(y task.Yield) error {
 	o.c.parser.close(y)
+	o.store.end(o.c.complete() && o.store.failed() == nil)
 	return o.store.close()
 }

@@ -40,6 +40,7 @@ type budget struct {
 	waiting  []*Crawler // loops told no, to wake when there is room
 	crawlers []*Crawler // every loop's, to stop them all
 	stopOnce sync.Once
+	halted   atomic.Bool // a write failed: no job is handed out any more
 }
 
 func newBudget(cfg Config, parse *parsePool) *budget {
@@ -53,6 +54,9 @@ func newBudget(cfg Config, parse *parsePool) *budget {
 // counts against MaxPages if it is a page's first attempt: not a retry,
 // and not robots.txt.
 func (c *Crawler) admit(j frontier.Job) bool {
+	if c.budget.halted.Load() {
+		return false // stopAll has been called: the frontiers stop
+	}
 	ok := c.budget.takeSlot(c)
 	if ok && !j.Gate && j.Item.Tries == 0 {
 		var last bool
@@ -160,6 +164,14 @@ func (b *budget) stopAll(from *Crawler) {
 			}
 		}
 	})
+}
+
+// halt refuses every job from now on, on every loop, and stops them all:
+// a write failed, and what a job would do could not be kept. Unlike
+// stopAll alone, it takes effect before the loops' next turns.
+func (b *budget) halt(from *Crawler) {
+	b.halted.Store(true)
+	b.stopAll(from)
 }
 
 // queuedInMemory is how many URLs wait in memory over every loop: c's

@@ -90,14 +90,18 @@ type Config struct {
 	// tallies. [10000; negative: no per-URL report at all]
 	ReportURLs int
 	// Output, if set, is the JSON Lines file each record is written to,
-	// a line per record, in batches handed to the executor. With State,
-	// it is appended to, and its lines are what is done; with Shared, it
-	// is appended to (the fleet has settled what it holds).
+	// a line per record, in batches handed to the executor: a file, a
+	// pipe or a device. With State, it is appended to, and the journal
+	// says which of its lines are done (what it does not vouch for is
+	// cut at the next start); with Shared, it is appended to (the fleet
+	// has settled what it holds).
 	Output string
 	// State, if set, is the state directory of a crawl that survives a
-	// stop (package crawler/journal): run again with the same State, the
-	// crawl goes on where it was. StateReuse lets a run go on with a
-	// directory whose crawl had other roots or filters.
+	// stop, a power cut included (package crawler/journal): run again
+	// with the same State, the crawl goes on where it was. StateReuse
+	// lets a run go on with a directory whose crawl had other roots,
+	// filters or Output — its queued URLs then pass this run's filters —
+	// or whose journal is gone: the crawl starts again from its roots.
 	State      string
 	StateReuse bool
 	// Shared, if set, shares the crawl with other processes (package

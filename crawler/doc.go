@@ -24,7 +24,7 @@
 //	crawler.go     Crawler, New, Crawl, work, endJob — the chapter's crawl and work
 //	fetch.go       fetch, describeReply, followRedirect, parseLinks, parsePage — the chapter's fetch and parse_links
 //	addurl.go      follow, filter, add — the chapter's url_allowed and add_url, and the one routing step
-//	todo.go        enter, screen, push, host, learnRobots, holdServer — the one way into the frontier
+//	todo.go        enter, screen, push, host, learnRobots, holdServer, restarted — the one way into the frontier
 //	record.go      Record, record, Tally — one record per URL, the chapter's FetchStatistic
 //	report.go      Report, Stats — the chapter's report
 //	dispatch.go    next, dispatch, checkEmpty, join — the frontier's loop side: parked workers, one timer, join
@@ -36,7 +36,7 @@
 // What lets a crawl outlive its memory, its process or its machine plugs
 // in at the seam (extension.go). Read it only when you want it:
 //
-//	persist.go     writer, replayVisitor — the journal's extension: Config.Output and Config.State, a batch per turn
+//	persist.go     writer, replayVisitor — the journal's extension: Config.Output and Config.State, a batch per turn; a stopped crawl put back
 //	store.go       store, openStore, SettingsOf — the files themselves, written off the loop
 //	spill.go       overflow, refill — long host queues on disk, and back in order
 //	shared.go      sharedCrawl, Offer, KnowRobots, HoldServer, Drop, Drain, End, Politeness — a crawl shared by processes (crawler/fleet)

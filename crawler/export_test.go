@@ -12,3 +12,11 @@ func LoopOf(rawURL string, loops int) int {
 	}
 	return ownerOf(u, loops)
 }
+
+// FoldJournalEvery makes a crawl's journal fold into a snapshot every n
+// bytes (journal.Options.FoldMin), for a test, until it ends.
+func FoldJournalEvery(t interface{ Cleanup(func()) }, n int64) {
+	was := journalFoldMin
+	journalFoldMin = n
+	t.Cleanup(func() { journalFoldMin = was })
+}

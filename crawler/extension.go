@@ -31,6 +31,8 @@ import (
 //
 //   - queued comes in the turn a URL is found, before it is routed, so
 //     before its job can be handed out, let alone end.
+//   - sent comes each time a page's request goes on the wire, before the
+//     page's recorded; robots.txt's requests are not told.
 //   - A job's recorded, and the queued of every link its page led to, come
 //     before its jobEnds; the frontier hears that the job is over only when
 //     jobEnds has returned. An extension that waits there (the journal
@@ -43,6 +45,7 @@ import (
 type extension interface {
 	started()                                                 // Crawl begins, before the roots are added
 	queued(it frontier.Item)                                  // a URL found here, new to this loop, before it is routed
+	sent(url string)                                          // a page's request went on the wire
 	recorded(r *Record)                                       // a URL's record: its end
 	dropped(url string)                                       // a URL that entered and will never be fetched nor recorded
 	robotsLearnt(origin string, body []byte, until time.Time) // a host's robots.txt fetched here (body nil: there is none)
@@ -66,6 +69,12 @@ func (x extensions) started() {
 func (x extensions) queued(it frontier.Item) {
 	for _, e := range x {
 		e.queued(it)
+	}
+}
+
+func (x extensions) sent(url string) {
+	for _, e := range x {
+		e.sent(url)
 	}
 }
 

@@ -83,6 +83,9 @@ func release(reply *http1.Reply) {
 func (c *Crawler) request(y task.Yield, j *frontier.Job, req http1.Request) (*http1.Reply, error) {
 	req.Sent = func() {
 		c.front.Sent(j, c.loop.Time())
+		if !j.Gate {
+			c.ext.sent(j.Item.URL)
+		}
 		c.dispatch()
 	}
 	req.Sending = c.sendGate(j)

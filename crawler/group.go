@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -70,10 +71,28 @@ func (g *Group) Crawl() error {
 		return err
 	})
 	g.crawl.budget.parse.closeJobs()
+	err = oneOfEach(err)
+	g.crawl.store.end(err == nil && g.complete())
 	if cerr := g.crawl.store.close(); err == nil {
 		err = cerr
 	}
 	return err
+}
+
+// oneOfEach is err, joined errors without repeats: a write that failed
+// stops every loop, and each returns it.
+func oneOfEach(err error) error {
+	joined, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return err
+	}
+	var each []error
+	for _, e := range joined.Unwrap() {
+		if !slices.Contains(each, e) {
+			each = append(each, e)
+		}
+	}
+	return errors.Join(each...)
 }
 
 // Close closes the crawl's output and state directory. Crawl does it; a
@@ -106,6 +125,21 @@ func (g *Group) Shard(i int) *Crawler { return g.crawlers[i] }
 
 // Resumed says the crawl went on from a stopped one (Config.State).
 func (g *Group) Resumed() bool { return g.crawl.store.resumed }
+
+// Finished says the crawl it went on from had ended, with nothing left
+// to do: its journal said so (Config.State).
+func (g *Group) Finished() bool { return g.crawl.store.finished }
+
+// complete says the crawl ran to its end: not interrupted, nothing left
+// to do on any loop.
+func (g *Group) complete() bool {
+	for _, c := range g.crawlers {
+		if !c.complete() {
+			return false
+		}
+	}
+	return true
+}
 
 // Loops is the loop.Group the crawl runs on.
 func (g *Group) Loops() *loop.Group { return g.loops }

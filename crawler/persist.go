@@ -8,6 +8,7 @@ import (
 
 	"loopkit/crawler/frontier"
 	"loopkit/crawler/journal"
+	"loopkit/crawler/urlnorm"
 	"loopkit/future"
 	"loopkit/loop"
 	"loopkit/task"
@@ -23,12 +24,23 @@ type writer struct {
 	c     *Crawler
 	store *store
 
-	entries, lines []byte
-	written        *future.Future[struct{}] // completes when this batch is written; made when someone waits
-	after          []func()                 // called once this batch is written (afterWritten)
-	writing        bool                     // a batch is with the executor
-	scheduled      bool                     // the batch leaves at the end of this turn
+	b         batch
+	written   *future.Future[struct{}] // completes when this batch is written; made when someone waits
+	after     []func()                 // called once this batch is written (afterWritten)
+	writing   bool                     // a batch is with the executor
+	scheduled bool                     // the batch leaves at the end of this turn
 }
+
+// batch is what a turn made: journal entries, then -o's lines, then what
+// says the lines' pages are done (store.write writes them in that order).
+type batch struct {
+	entries []byte         // Q, S, R, H: what was found, sent, learnt
+	lines   []byte         // -o's lines
+	recs    []journal.Line // whose lines they are, for the journal to vouch for them
+	dones   []byte         // D entries: pages done, with no -o file to vouch for them
+}
+
+func (b *batch) empty() bool { return len(b.entries) == 0 && len(b.lines) == 0 && len(b.dones) == 0 }
 
 // journaling says whether the crawl keeps a journal.
 func (w *writer) journaling() bool { return w.store.journal != nil }
@@ -39,28 +51,44 @@ func (w *writer) started() {}
 // its record is written.
 func (w *writer) queued(it frontier.Item) {
 	if w.journaling() {
-		w.entries = journal.AppendQueued(w.entries, it.URL, it.Depth, it.Redirects)
+		w.b.entries = journal.AppendQueued(w.b.entries, it.URL, it.Depth, it.Redirects)
 		w.schedule()
 	}
 }
 
-// recorded notes a record: its line for the output, or, with no output,
-// for the journal, that its URL is done.
+// sent notes that a page's request went on the wire: if the crawl stops
+// before its record is written, the next start hands it out last, so that
+// a page that crashes the crawler does not crash each start first.
+func (w *writer) sent(url string) {
+	if w.journaling() {
+		w.b.entries = journal.AppendSent(w.b.entries, url)
+		w.schedule()
+	}
+}
+
+// recorded notes a record: its line for the output, which the journal
+// vouches for once it is written; or, with no output the journal can
+// read back, a D entry saying its URL is done.
 func (w *writer) recorded(r *Record) {
-	switch {
-	case w.store.output != nil:
+	if w.store.output != nil {
 		b, err := json.Marshal(r)
 		if err != nil { // a Record always marshals; say so if it ever does not
 			w.c.notice("crawler: a record could not be written: " + err.Error())
 			return
 		}
-		w.lines = append(append(w.lines, b...), '\n')
-	case w.journaling():
-		w.entries = journal.AppendDone(w.entries, r.URL)
-	default:
-		return
+		w.b.lines = append(append(w.b.lines, b...), '\n')
+		if w.journaling() && w.store.output.Regular() {
+			w.b.recs = append(w.b.recs, journal.Line{URL: r.URL, Depth: int32(r.Depth), Len: len(b) + 1})
+			w.schedule()
+			return
+		}
 	}
-	w.schedule()
+	if w.journaling() {
+		w.b.dones = journal.AppendDone(w.b.dones, r.URL)
+	}
+	if !w.b.empty() {
+		w.schedule()
+	}
 }
 
 // dropped: a URL robots.txt refused stays queued in the journal, never
@@ -71,7 +99,7 @@ func (w *writer) dropped(string) {}
 // not fetch it again before it expires.
 func (w *writer) robotsLearnt(origin string, body []byte, until time.Time) {
 	if w.journaling() {
-		w.entries = journal.AppendRobots(w.entries, origin, until, body)
+		w.b.entries = journal.AppendRobots(w.b.entries, origin, until, body)
 		w.schedule()
 	}
 }
@@ -79,7 +107,7 @@ func (w *writer) robotsLearnt(origin string, body []byte, until time.Time) {
 // serverHeld keeps a Retry-After, so that a resumed crawl keeps it too.
 func (w *writer) serverHeld(authority string, until time.Time) {
 	if w.journaling() {
-		w.entries = journal.AppendHold(w.entries, authority, until)
+		w.b.entries = journal.AppendHold(w.b.entries, authority, until)
 		w.schedule()
 	}
 }
@@ -122,7 +150,7 @@ func (w *writer) afterWritten(fn func()) {
 }
 
 // pending says whether a batch is made or on its way.
-func (w *writer) pending() bool { return w.writing || len(w.entries) > 0 || len(w.lines) > 0 }
+func (w *writer) pending() bool { return w.writing || !w.b.empty() }
 
 // wait waits until the batch made so far is written.
 func (w *writer) wait(y task.Yield) error {
@@ -146,7 +174,7 @@ func (w *writer) schedule() {
 // then it goes when that one is written.
 func (w *writer) writeBatch() {
 	w.scheduled = false
-	if w.writing || len(w.entries) == 0 && len(w.lines) == 0 {
+	if w.writing || w.b.empty() {
 		if !w.writing && w.written != nil { // waiters, and nothing to write: done
 			w.written.SetResult(struct{}{})
 			w.written = nil
@@ -156,11 +184,11 @@ func (w *writer) writeBatch() {
 		}
 		return
 	}
-	entries, lines, written, after := w.entries, w.lines, w.written, w.takeAfter()
-	w.entries, w.lines, w.written = nil, nil, nil
+	b, written, after := w.b, w.written, w.takeAfter()
+	w.b, w.written = batch{}, nil
 	w.writing = true
 	s := w.store
-	f := loop.RunInExecutor(w.c.loop, func(context.Context) (struct{}, error) { return struct{}{}, s.write(entries, lines) })
+	f := loop.RunInExecutor(w.c.loop, func(context.Context) (struct{}, error) { return struct{}{}, s.write(b) })
 	f.OnDone(func() {
 		w.writing = false
 		err := f.Err()
@@ -196,9 +224,19 @@ func (w *writer) runAfter(fns []func()) {
 
 // replayVisitor puts a stopped crawl back: each URL on the crawler that
 // owns its server, through the one way in (todo.go), and its host's
-// robots.txt and its server's Retry-After likewise. The journal replays
-// the queue before robots.txt, so the rules screen what was queued.
-func replayVisitor(crawlers []*Crawler) journal.Visitor {
+// robots.txt and its server's Retry-After likewise. What the crawl had
+// seen becomes every loop's frozen seen set. The journal tells the
+// counts before the queue, so the caps hold, and the queue before
+// robots.txt, so the rules screen what was queued.
+//
+// With other settings than the runs before (Config.StateReuse: a new
+// Config.Exclude to escape a trap, say), a queued URL passes this run's
+// filters first (filter, addurl.go). Only here: every other way into
+// enter comes from follow, which has just filtered it with this run's;
+// and only then: with the same settings, the URL passed the same filters
+// when it was queued, and a million of them would be filtered again for
+// nothing.
+func replayVisitor(crawlers []*Crawler, key urlnorm.SeenKey, tally *replayTally) journal.Visitor {
 	owner := func(raw string) (*Crawler, *url.URL) {
 		u, err := url.Parse(raw)
 		if err != nil {
@@ -207,14 +245,35 @@ func replayVisitor(crawlers []*Crawler) journal.Visitor {
 		return crawlers[ownerOf(u, len(crawlers))], u
 	}
 	return journal.Visitor{
-		Seen: func(raw string) {
-			if c, _ := owner(raw); c != nil {
-				c.seen.Add(raw)
+		Known: func(seen *urlnorm.Seen) {
+			for _, c := range crawlers {
+				c.seen = urlnorm.NewSeen(key, seen)
+			}
+		},
+		Pages: func(origin string, n int) {
+			if c, u := owner(origin + "/"); c != nil {
+				c.host(u).pages += n
+			}
+		},
+		Variants: func(path string, n int) {
+			if c, _ := owner(path); c != nil {
+				c.variants[path] += n
 			}
 		},
 		Queued: func(raw string, depth, redirects int32) {
-			if c, u := owner(raw); c != nil {
-				c.enter(u, frontier.Item{URL: raw, Redirects: redirects, Depth: depth})
+			c, u := owner(raw)
+			if c == nil {
+				return
+			}
+			if tally.refilter {
+				if reason := c.filter(u, int(depth)); reason != "" && !c.isRoot(raw) {
+					c.stats.Filtered[reason]++
+					tally.filtered++
+					return
+				}
+			}
+			if c.enter(u, frontier.Item{URL: raw, Redirects: redirects, Depth: depth}) == "" {
+				tally.entered++
 			}
 		},
 		Robots: func(origin string, until time.Time, body []byte) {
@@ -227,5 +286,48 @@ func replayVisitor(crawlers []*Crawler) journal.Visitor {
 				c.holdServer(c.host(u), until)
 			}
 		},
+	}
+}
+
+// complete says this loop's part of the crawl ran to its end: it was
+// not interrupted, and nothing is left to do.
+func (c *Crawler) complete() bool { return !c.stats.Interrupted && c.Todo() == 0 }
+
+// replayTally counts what a replay's queue became.
+type replayTally struct {
+	refilter          bool // the settings changed: queued URLs pass this run's filters
+	entered, filtered int
+}
+
+// isRoot says whether raw is one of this run's roots, which pass no
+// filter (the operator asked for them).
+func (c *Crawler) isRoot(raw string) bool {
+	for _, r := range c.rootURLs {
+		if r.String() == raw {
+			return true
+		}
+	}
+	return false
+}
+
+// doneCounts is the journal's Options.Counts: what a URL done counts
+// towards, when the crawl caps it — its host's pages
+// (Config.MaxPagesPerHost), its path's queries (Config.MaxQueryVariants).
+func doneCounts(cfg Config) func(raw string) (host, path string) {
+	if cfg.MaxPagesPerHost <= 0 && cfg.MaxQueryVariants <= 0 {
+		return nil
+	}
+	return func(raw string) (host, path string) {
+		u, err := url.Parse(raw)
+		if err != nil {
+			return "", ""
+		}
+		if cfg.MaxPagesPerHost > 0 {
+			host = origin(u)
+		}
+		if cfg.MaxQueryVariants > 0 && u.RawQuery != "" {
+			path = pathKey(u)
+		}
+		return host, path
 	}
 }

@@ -52,6 +52,7 @@ func (f sharedCrawl) vetSends(h *frontier.Host) func() bool {
 
 func (f sharedCrawl) started()             { f.s.Start(f.c) }
 func (f sharedCrawl) queued(frontier.Item) {} // handOver tells the fleet
+func (f sharedCrawl) sent(string)          {}
 func (f sharedCrawl) dropped(url string)   { f.s.Settled(url, nil) }
 func (f sharedCrawl) jobEnds(task.Yield)   {}
 func (f sharedCrawl) abandon() error       { return nil }

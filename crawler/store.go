@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"loopkit/crawler/journal"
+	"loopkit/crawler/urlnorm"
 	"loopkit/netpoll"
 )
 
@@ -17,24 +18,30 @@ import (
 // disk file is not pollable, and a loop that wrote one would stall every
 // connection for as long as the disk took.
 type store struct {
-	resumed bool             // the state directory held this crawl before
-	journal *journal.Journal // nil without Config.State
-	output  *journal.Output  // nil without Config.Output
-	stop    chan struct{}    // ends the syncer
-	synced  sync.WaitGroup
-	mu      sync.Mutex
-	err     error          // the first write that failed: the crawl stops on it
-	spill   *journal.Spill // long host queues' overflow, opened on first need; every loop's (spill.go)
+	resumed  bool             // the state directory held this crawl before
+	finished bool             // ... and it had ended, with nothing left to do
+	journal  *journal.Journal // nil without Config.State
+	output   *journal.Output  // nil without Config.Output
+	stop     chan struct{}    // ends the syncer
+	synced   sync.WaitGroup
+	mu       sync.Mutex
+	err      error          // the first write that failed: the crawl stops on it
+	stopped  bool           // stopCrawl said so
+	budget   *budget        // the crawl's: halted as soon as a write fails
+	spill    *journal.Spill // long host queues' overflow, opened on first need; every loop's (spill.go)
 
 	beforeWrite func() // a test's hook: called on the executor before each batch
 }
 
-// openStore opens the crawl's output and state directory. replay, which
-// must follow once the crawlers are made, starts the fsync every second.
+// openStore opens the crawl's output and state directory. Nothing is
+// written yet: replay, which must follow once the crawlers are made,
+// starts the journal and the fsync every second, once the crawl could
+// start.
 func openStore(cfg Config, notice func(string)) (*store, error) {
 	s := &store{stop: make(chan struct{})}
 	if cfg.State != "" {
-		j, err := journal.Open(cfg.State, SettingsOf(cfg), cfg.StateReuse)
+		j, err := journal.Open(cfg.State, SettingsOf(cfg),
+			journal.Options{Reuse: cfg.StateReuse, Counts: doneCounts(cfg), FoldMin: journalFoldMin})
 		if err != nil {
 			return nil, &ConfigError{Field: "State", Err: err}
 		}
@@ -44,7 +51,11 @@ func openStore(cfg Config, notice func(string)) (*store, error) {
 		var err error
 		switch {
 		case s.journal != nil:
-			s.output, err = journal.Resume(cfg.Output, nil) // its whole lines are the pages done: replay reads them
+			s.output, err = journal.Append(cfg.Output) // the journal says which of its lines are done: replay checks them
+			if err == nil && s.journal.NewOutput() && s.output.Regular() && s.output.Size() > 0 {
+				err = fmt.Errorf("%s holds %d bytes already, and the crawl in %s has never written to it: they are not its lines; give another file, or remove this one",
+					cfg.Output, s.output.Size(), cfg.State)
+			}
 		case cfg.Shared != nil:
 			// A fleet's process run again on its crawl: its lines are
 			// pages the fleet settled and will not fetch again, so the
@@ -64,35 +75,48 @@ func openStore(cfg Config, notice func(string)) (*store, error) {
 	return s, nil
 }
 
+// journalFoldMin is the journal's Options.FoldMin (0: its default): a
+// variable only so that a test can make a crawl fold its journal often.
+var journalFoldMin int64
+
 // writes says whether the crawl has anything to write: an output, or a
 // journal.
 func (s *store) writes() bool { return s.journal != nil || s.output != nil }
 
-// replay brings back what a stopped crawl left (resume), telling v. With
-// an output, the pages done are its whole lines, read again from the file
-// rather than held in memory (a million URLs would be 100 MB of strings).
-// Then the fsync every second starts: the replay may rewrite the journal
-// and reopen it, and a sync meanwhile would read the file being replaced.
-func (s *store) replay(cfg Config, v journal.Visitor, notice func(string)) error {
+// replay brings back what a stopped crawl left (resume), telling v, and
+// starts the journal: from here on the crawl writes. Then the fsync every
+// second starts.
+func (s *store) replay(cfg Config, crawlers []*Crawler, notice func(string)) error {
 	if s.journal == nil {
 		s.startSyncing()
 		return nil
 	}
-	var fromOutput func(func(string)) error
-	if s.output != nil {
-		fromOutput = func(yield func(string)) error { return journal.ReadURLs(cfg.Output, yield) }
-	}
-	sum, err := s.journal.Replay(time.Now(), v, fromOutput)
+	tally := replayTally{refilter: s.journal.Changed()}
+	sum, err := s.journal.Replay(time.Now(), replayVisitor(crawlers, s.journal.SeenKey(), &tally), s.output)
 	for _, n := range s.journal.Notices() {
 		notice(n)
+	}
+	if err == nil {
+		err = s.journal.Begin()
 	}
 	if err != nil {
 		s.close()
 		return &ConfigError{Field: "State", Err: err}
 	}
 	if s.journal.Resumed() {
-		s.resumed = true
-		notice(fmt.Sprintf("resuming the crawl in %s: %d URLs done, %d to do", cfg.State, sum.Done, sum.ToDo))
+		s.resumed, s.finished = true, sum.Finished
+		for _, c := range crawlers {
+			c.restarted()
+		}
+		msg := fmt.Sprintf("resuming the crawl in %s: %d URLs done, %d to do", cfg.State, sum.Done, tally.entered)
+		if tally.filtered > 0 {
+			msg += fmt.Sprintf(" (and %d queued URLs this run's filters refuse, dropped)", tally.filtered)
+		}
+		notice(msg)
+	} else {
+		for _, c := range crawlers { // no seen set to stand on, but one key for the crawl
+			c.seen = urlnorm.NewSeen(s.journal.SeenKey(), nil)
+		}
 	}
 	s.startSyncing()
 	return nil
@@ -148,21 +172,38 @@ func (s *store) sync() {
 }
 
 // write writes a batch: the journal's entries first, then the records'
-// lines. In that order, a stop between the two leaves links queued whose
-// page is not done yet — fetched again — never a page done whose links
-// were lost.
-func (s *store) write(entries, lines []byte) error {
+// lines, then the entries that say the lines' pages are done — for -o's
+// lines, which bytes hold them, from where Output.Write put them. In that
+// order, a stop anywhere leaves links queued whose page is not done yet —
+// fetched again — never a page done whose links were lost (the journal's
+// log.go says how a power cut is read). After a write failed, nothing
+// more is written.
+func (s *store) write(b batch) error {
 	if s.beforeWrite != nil {
 		s.beforeWrite()
 	}
-	if len(entries) > 0 {
-		if err := s.journal.Write(entries); err != nil {
+	if err := s.failed(); err != nil {
+		return err
+	}
+	if len(b.lines) == 0 {
+		b.entries = append(b.entries, b.dones...)
+		b.dones = nil
+	}
+	if len(b.entries) > 0 {
+		if err := s.journal.Write(b.entries); err != nil {
 			return s.fail(&ConfigError{Field: "State", Err: fmt.Errorf("writing the journal: %w", plainly(err))})
 		}
 	}
-	if len(lines) > 0 {
-		if err := s.output.Write(lines); err != nil {
+	if len(b.lines) > 0 {
+		from, err := s.output.Write(b.lines)
+		if err != nil {
 			return s.fail(&ConfigError{Field: "Output", Err: plainly(err)})
+		}
+		post := journal.AppendOutput(b.dones, from, b.lines, b.recs)
+		if len(post) > 0 {
+			if err := s.journal.Write(post); err != nil {
+				return s.fail(&ConfigError{Field: "State", Err: fmt.Errorf("writing the journal: %w", plainly(err))})
+			}
 		}
 	}
 	return nil
@@ -176,6 +217,9 @@ func plainly(err error) error {
 	return err
 }
 
+// fail records the first write that failed, and halts the budget at
+// once, from whichever goroutine saw it: no loop hands out another job
+// while the news crosses to them (stopCrawl).
 func (s *store) fail(err error) error {
 	if err == nil {
 		return nil
@@ -184,6 +228,9 @@ func (s *store) fail(err error) error {
 	defer s.mu.Unlock()
 	if s.err == nil {
 		s.err = err
+		if s.budget != nil {
+			s.budget.halted.Store(true)
+		}
 	}
 	return err
 }
@@ -195,12 +242,20 @@ func (s *store) failed() error {
 	return s.err
 }
 
-// stopCrawl stops the crawl on a write that failed: every loop stops
-// handing out work, the operator is told, and Crawl returns the error.
+// stopCrawl stops the crawl on a write that failed: no loop hands out
+// anything more — the budget refuses every job from now on (budget.halt),
+// and every frontier is stopped — so what is in flight is all the crawl
+// does before Crawl returns the error, once, which says it to the
+// operator.
 func (s *store) stopCrawl(c *Crawler, err error) {
+	s.mu.Lock()
+	first := !s.stopped
+	s.stopped = true
+	s.mu.Unlock()
 	s.fail(err)
-	c.notice(err.Error())
-	c.budget.stopAll(c)
+	if first {
+		c.budget.halt(c)
+	}
 }
 
 // openSpill opens the spill directory once, for every loop of the crawl:
@@ -216,6 +271,15 @@ func (s *store) openSpill(dir string) (*journal.Spill, error) {
 		s.spill = sp
 	}
 	return s.spill, nil
+}
+
+// end says, in the journal, that the crawl is over with nothing left to
+// do (complete), so that the next start says it was finished rather than
+// guess it from an empty queue.
+func (s *store) end(complete bool) {
+	if complete && s.journal != nil && s.failed() == nil {
+		s.fail(s.journal.End())
+	}
 }
 
 // close syncs and closes what is open.

@@ -129,6 +129,19 @@ func (c *Crawler) holdServer(h *hostPolicy, until time.Time) {
 	c.front.HoldUntil(h.host, c.loopTime(until))
 }
 
+// restarted holds every server this loop knows for its spacing from now
+// (Config.Delay, a Crawl-delay): a crawl that goes on after a stop does
+// not know when its last request to a server left — a moment ago,
+// perhaps — so it counts as if one just had. A crash loop, a service
+// manager restarting the crawl every few seconds, stays as polite as the
+// crawl. Retry-After holds, replayed, stand beside.
+func (c *Crawler) restarted() {
+	now := c.loop.Time()
+	for _, h := range c.hosts {
+		c.front.HoldUntil(h.host, now+c.front.Gap(h.host))
+	}
+}
+
 // loopTime is t on the loop's clock, which the frontier keeps. The
 // journal and the fleet keep wall-clock times, which mean the same in the
 // next process.

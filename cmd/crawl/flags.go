@@ -82,7 +82,12 @@ const usageHead = `usage: crawl [flags] ROOT...
 
 Crawls from each ROOT (a root without a scheme gets http://) and prints the
 500-lines report. With no ROOT it starts the built-in demo site on
-127.0.0.1 and crawls that. Flags take one dash or two.
+127.0.0.1 and crawls that (with --state, on the ports the directory's crawl
+had). Flags take one dash or two.
+
+Exit status: 0 every root was crawled; 1 a root could not be, nothing was
+fetched, or -o, --state or --redis failed; 2 bad usage; 130 interrupted by
+Ctrl-C (SIGINT), 143 stopped by SIGTERM, after the report of what was done.
 
 `
 
@@ -100,13 +105,13 @@ func parseFlags(args []string, stdout io.Writer) (*options, []string, error) {
 	lenient := fs.Bool("lenient", false, "crawl hosts of the roots' registrable domains")
 	fs.Var((*count)(&o.verbose), "v", "more output on stderr (repeatable)")
 	fs.BoolVar(&o.quiet, "q", false, "no notices or progress on stderr")
-	fs.StringVar(&c.Output, "o", "", "write one JSON line per fetched URL to `FILE` (with --state or --redis, appended to)")
+	fs.StringVar(&c.Output, "o", "", "write one JSON line per fetched URL to `FILE`, a pipe or /dev/stdout (with --state or --redis, appended to)")
 	fs.StringVar(&c.State, "state", "", "keep the crawl's state in `DIR`: stopped (Ctrl-C, kill -9), the same command goes on where it was")
 	fs.StringVar(&o.redis, "redis", "", "share the crawl with other processes through the Redis at `URL` (redis://host:port/db): each works the hosts of the shards it leases")
 	fs.StringVar(&o.crawlID, "crawl_id", "", "with --redis: the crawl's `NAME`; processes with the same NAME work on one crawl")
 	fs.IntVar(&o.shards, "shards", 16, "with --redis: shards the crawl's hosts are split into, fixed when the crawl is created")
 	fs.DurationVar(&o.lease, "lease", 3*time.Second, "with --redis: how long a shard's lease lasts unrenewed (a dead process's shards wait this long)")
-	fs.BoolVar(&c.StateReuse, "state_reuse", false, "go on with a --state DIR whose crawl had other roots, scope, filters or -o")
+	fs.BoolVar(&c.StateReuse, "state_reuse", false, "go on with a --state DIR whose crawl had other roots, scope, filters or -o (its queued URLs must pass this run's filters: a new --exclude escapes a trap), or whose journal is gone (the crawl starts again from its roots)")
 	fs.StringVar(&o.trace, "trace", "", "write one JSON line per turn of each event loop to `FILE` (see docs/tutorial.md)")
 	fs.StringVar(&o.events, "trace_events", "", "write the crawl as Chrome trace events to `FILE.json`, for Perfetto or chrome://tracing: each loop's turns, waits and callbacks, each connection's requests, the parse workers")
 	fs.StringVar(&o.timeline, "timeline", "", "draw the crawl in `FILE.svg`: a lane per loop (busy, asleep, what woke it), per host (requests in flight), per connection (each request in its phases)")

@@ -13,7 +13,8 @@
 //	     --state or --redis failed (a full disk, another crawl's directory,
 //	     Redis unreachable at the start)
 //	2    bad usage
-//	130  interrupted (after the report of what was done)
+//	130  interrupted by Ctrl-C, SIGINT (after the report of what was done)
+//	143  stopped by SIGTERM (likewise): the shell's 128 + the signal's number
 package main
 
 import (
@@ -21,13 +22,16 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
 	"loopkit/crawler"
 	"loopkit/crawler/fleet"
+	"loopkit/crawler/journal"
 	"loopkit/internal/printable"
 	"loopkit/site"
 )
@@ -56,10 +60,11 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 		fmt.Fprintln(stderr, "crawl: WARNING: --insecure: https certificates are not verified; anyone between here and the servers can read and change what is crawled")
 	}
 	if len(roots) == 0 && o.redis == "" {
-		demo, err := site.Start(o.demo, "127.0.0.1:0")
+		addr, why := demoAddr(o.cfg.State)
+		demo, err := site.Start(o.demo, addr)
 		if err != nil {
-			fmt.Fprintf(stderr, "crawl: starting the demo site: %v\n", err)
-			return 2 // its flags were out of range
+			fmt.Fprintf(stderr, "crawl: starting the demo site%s: %v\n", why, err)
+			return 2 // its flags were out of range, or its port is taken
 		}
 		defer demo.Close()
 		roots = demo.URLs()
@@ -114,7 +119,7 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 		fmt.Fprintf(stderr, "crawl: %s\n", flagWords.Replace(err.Error()))
 		return 1 // the roots were checked: it is -o or --state that failed
 	}
-	stopSignals := forwardInterrupts(g, interrupt, notice)
+	signalled, stopSignals := forwardInterrupts(g, interrupt, notice)
 	defer stopSignals()
 	stopProgress := func() {}
 	if !o.quiet && isTerminal(stderr) {
@@ -135,7 +140,27 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 	if lg.Len() > 1 {
 		notice("%d links crossed from one loop to another", g.HandedOver())
 	}
-	return exitStatus(g, err, fl != nil, stderr)
+	return exitStatus(g, err, fl != nil, signalled(), stderr)
+}
+
+// demoAddr is where the built-in demo site listens: any free port, but
+// with --state, the port of the crawl the directory holds, if it was a
+// demo's. The demo's URLs are the crawl's roots, and its pages' URLs its
+// journal's: on other ports, the same command could not go on. why says
+// so, for an error.
+func demoAddr(state string) (addr, why string) {
+	if state == "" {
+		return "127.0.0.1:0", ""
+	}
+	s, ok, err := journal.ReadSettings(state)
+	if err != nil || !ok || len(s.Roots) == 0 {
+		return "127.0.0.1:0", ""
+	}
+	u, err := url.Parse(s.Roots[0])
+	if err != nil || u.Hostname() != "127.0.0.1" || u.Port() == "" {
+		return "127.0.0.1:0", ""
+	}
+	return u.Host, fmt.Sprintf(" on %s, where the crawl in --state %s had it", u.Host, state)
 }
 
 func plural(n int, word string) string {
@@ -182,13 +207,17 @@ func kib(n int) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// exitStatus says how the crawl went, and on stderr why it failed.
-func exitStatus(c *crawler.Group, err error, shared bool, stderr io.Writer) int {
+// exitStatus says how the crawl went, and on stderr why it failed. sig
+// is the signal that stopped it, if one did.
+func exitStatus(c *crawler.Group, err error, shared bool, sig os.Signal, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "crawl: %s\n", flagWords.Replace(err.Error()))
 		return 1
 	}
 	if c.Stats().Interrupted {
+		if sig == syscall.SIGTERM {
+			return 143
+		}
 		return 130
 	}
 	if shared {
@@ -202,7 +231,11 @@ func exitStatus(c *crawler.Group, err error, shared bool, stderr io.Writer) int 
 		code = 1
 	}
 	if c.Stats().Fetched == 0 && code == 0 && c.Resumed() && c.Stats().Done == 0 {
-		fmt.Fprintln(stderr, "crawl: nothing was left to do: the crawl in --state was finished")
+		if c.Finished() {
+			fmt.Fprintln(stderr, "crawl: nothing was left to do: the crawl in --state was finished")
+		} else {
+			fmt.Fprintln(stderr, "crawl: nothing was left to do: every URL of the crawl in --state was done, and now it is finished")
+		}
 		return 0
 	}
 	if c.Stats().Fetched == 0 && code == 0 {
@@ -212,25 +245,34 @@ func exitStatus(c *crawler.Group, err error, shared bool, stderr io.Writer) int 
 	return code
 }
 
-// forwardInterrupts turns Ctrl-C or SIGTERM (or a closed test channel)
-// into Group.Interrupt: the first stops new work on every loop, a second
-// cancels what is in flight.
-func forwardInterrupts(g *crawler.Group, test <-chan struct{}, notice func(string, ...any)) (stop func()) {
+// forwardInterrupts turns Ctrl-C or SIGTERM (or a closed test channel,
+// which plays SIGINT) into Group.Interrupt: the first stops new work on
+// every loop, a second cancels what is in flight. signalled says which
+// signal came first, if one did.
+func forwardInterrupts(g *crawler.Group, test <-chan struct{}, notice func(string, ...any)) (signalled func() os.Signal, stop func()) {
 	sig := make(chan os.Signal, 2)
 	if test == nil {
 		signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	}
 	done, finished := make(chan struct{}), make(chan struct{})
+	var mu sync.Mutex
+	var first os.Signal
 	go func() {
 		defer close(finished)
 		for times := 0; ; times++ {
+			var s os.Signal = os.Interrupt
 			select {
 			case <-done:
 				return
 			case <-test:
 				test = nil
-			case <-sig:
+			case s = <-sig:
 			}
+			mu.Lock()
+			if first == nil {
+				first = s
+			}
+			mu.Unlock()
 			if times == 0 {
 				notice("interrupted: no new requests; finishing what is in flight (again to cancel it)")
 			} else {
@@ -239,7 +281,12 @@ func forwardInterrupts(g *crawler.Group, test <-chan struct{}, notice func(strin
 			g.Interrupt()
 		}
 	}()
-	return func() {
+	signalled = func() os.Signal {
+		mu.Lock()
+		defer mu.Unlock()
+		return first
+	}
+	return signalled, func() {
 		signal.Stop(sig)
 		close(done)
 		<-finished

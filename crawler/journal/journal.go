@@ -6,50 +6,72 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
+	"loopkit/crawler/urlnorm"
 	"loopkit/netpoll"
 )
 
-// Settings are what makes two runs the same crawl: a state directory
-// holds one crawl, and a run with other settings is refused unless told
-// otherwise (Open's reuse).
-type Settings struct {
-	Roots       []string `json:"roots"`
-	Scope       string   `json:"scope"` // "strict" or "lenient"
-	Exclude     string   `json:"exclude,omitempty"`
-	MaxDepth    int      `json:"max_depth"`
-	MaxRedirect int      `json:"max_redirect"`
-	Robots      bool     `json:"robots"`
-	Output      string   `json:"output,omitempty"` // -o, as an absolute path
+// Options are how a crawl opens its directory.
+type Options struct {
+	// Reuse goes on with a directory whose crawl had other settings (the
+	// new ones replace the old), or whose journal is gone (the crawl
+	// starts again from its roots).
+	Reuse bool
+	// Counts, if set, says what a URL done counts towards: its host's
+	// pages and, if it has a query, its path's variants ("" for neither).
+	// A replay gives back the counts (Visitor.Pages, Visitor.Variants),
+	// so that a crawl's caps hold over its stops.
+	Counts func(url string) (host, path string)
+	// FoldMin is the least the journals since the last snapshot grow
+	// before they are folded into a new one (fold.go): below it,
+	// replaying them costs less than writing a snapshot would. [32 MiB]
+	FoldMin int64
 }
 
-// ErrOtherCrawl is wrapped by Open's error when the directory holds
-// another crawl: other roots, scope or filters.
-var ErrOtherCrawl = errors.New("the state directory holds another crawl")
+// defaultFoldMin is Options.FoldMin's default.
+const defaultFoldMin = 32 << 20
 
-// ErrInUse is wrapped by Open's error when another process works on the
-// directory.
-var ErrInUse = errors.New("the state directory is in use by another crawl")
-
-// Journal is an open state directory. Write, Sync and Close may be called
-// from any goroutine; Replay once, before the first Write.
+// Journal is an open state directory. Write, Sync, End and Close may be
+// called from any goroutine; Replay once, then Begin, before the first
+// Write.
 type Journal struct {
-	dir     string
-	lock    *os.File
+	dir      string
+	opts     Options
+	lock     *os.File
+	settings Settings
+	fresh    bool // no crawl.json: a new crawl
+	resumed  bool // a crawl to go on with: its settings and its journal
+	save     bool // Begin writes crawl.json: new, or other settings reused
+	changed  bool // the settings differ from the crawl's until now (Reuse)
+	newOut   bool // -o is another file than the crawl's until now
+	key      urlnorm.SeenKey
+	notices  []string
+
+	snapGen int     // the snapshot the crawl goes on from; 0: none
+	gens    []int   // the journals after it, in order
+	outLen  int64   // what Replay found -o to hold, vouched for
+	out     *Output // -o, if it is a regular file: synced before a snapshot vouches for it
+	check   *Output // -o, if the journal vouches for its lines: checked at the start
+	sum     Summary
+
 	mu      sync.Mutex
-	f       *os.File // the journal, open for appending after Replay
-	resumed bool     // the directory held a crawl already
-	notices []string
+	f       *os.File // the journal being appended to, after Begin
+	gen     int      // its number
+	size    int64    // bytes in the journals not folded yet, f's included
+	foldAt  int64    // fold when size reaches it
+	folding *folding // the fold running, if one is
+	err     error    // a fold that failed: the next Write says so
 }
 
 // Open opens the state directory dir for a crawl with settings s,
-// creating it if need be. It fails if another process holds it
-// (ErrInUse), or if it holds a crawl with other settings (ErrOtherCrawl)
-// unless reuse is set, in which case the new settings replace the old.
-func Open(dir string, s Settings, reuse bool) (*Journal, error) {
+// creating it if need be; it writes nothing yet (Begin does). It fails if
+// another process holds it (ErrInUse), if it holds a crawl with other
+// settings (ErrOtherCrawl), or if a file its crawl needs is missing
+// (ErrMissing) — the last two unless opts.Reuse says to go on.
+func Open(dir string, s Settings, opts Options) (*Journal, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -64,132 +86,231 @@ func Open(dir string, s Settings, reuse bool) (*Journal, error) {
 		}
 		return nil, err
 	}
-	j := &Journal{dir: dir, lock: lock}
-	if err := j.settle(s, reuse); err != nil {
-		lock.Close()
-		return nil, err
+	if opts.FoldMin <= 0 {
+		opts.FoldMin = defaultFoldMin
 	}
-	if j.f, err = os.OpenFile(j.path(), os.O_CREATE|os.O_RDWR, 0o644); err != nil {
+	j := &Journal{dir: dir, opts: opts, lock: lock, settings: s}
+	if err := j.settle(); err != nil {
 		lock.Close()
 		return nil, err
 	}
 	return j, nil
 }
 
-func (j *Journal) path() string { return filepath.Join(j.dir, "journal") }
+func (j *Journal) path(name string, gen int) string {
+	return filepath.Join(j.dir, name+"."+strconv.Itoa(gen))
+}
 
-// settle compares s with the settings the directory holds, and writes s
-// if it holds none (or reuse says to).
-func (j *Journal) settle(s Settings, reuse bool) error {
-	path := filepath.Join(j.dir, "crawl.json")
-	old, err := os.ReadFile(path)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-	case err != nil:
-		return err
-	default:
-		j.resumed = true
-		var was Settings
-		if err := json.Unmarshal(old, &was); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
+// Fresh says whether the directory held no crawl before Open.
+func (j *Journal) Fresh() bool { return j.fresh }
+
+// Changed says whether the settings differ from those the crawl ran
+// with until now: Reuse went on with other ones.
+func (j *Journal) Changed() bool { return j.changed }
+
+// NewOutput says whether -o is new to the crawl: the crawl is, or Reuse
+// goes on with another file. Its lines, if it has any, are not the
+// crawl's.
+func (j *Journal) NewOutput() bool { return j.fresh || j.newOut }
+
+// Resumed says whether the directory held a crawl to go on with.
+func (j *Journal) Resumed() bool { return j.resumed }
+
+// SeenKey is the key the crawl's seen sets hash with: the crawler's, in
+// memory, must be the same as the snapshot's on disk.
+func (j *Journal) SeenKey() urlnorm.SeenKey { return j.key }
+
+// Notices are what the operator should hear of: a damaged tail cut,
+// damage copied aside, -o cut, settings replaced.
+func (j *Journal) Notices() []string { return j.notices }
+
+// Begin starts writing: it says in the journal where this start found
+// -o (an X entry, appended to the last journal, which is cut at its last
+// whole entry by now), writes the settings if they are new, and starts a
+// fold if the journals since the snapshot are long. Called once the
+// crawl could start: a crawl refused or failed before leaves the
+// directory as it was.
+func (j *Journal) Begin() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.save {
+		if err := j.saveSettings(); err != nil {
+			return err
 		}
-		diff := Differences(was, s)
-		if len(diff) == 0 {
-			return nil
-		}
-		if !reuse {
-			return fmt.Errorf("%s: %w (%s); give the same flags, another directory, or --state_reuse to go on with these",
-				j.dir, ErrOtherCrawl, strings.Join(diff, "; "))
-		}
-		j.notices = append(j.notices, fmt.Sprintf("%s: going on with other settings (%s)", j.dir, strings.Join(diff, "; ")))
 	}
-	b, err := json.MarshalIndent(s, "", "  ")
+	gen, created := j.snapGen+1, true
+	if len(j.gens) > 0 {
+		gen, created = j.gens[len(j.gens)-1], false
+	} else {
+		j.gens = []int{gen}
+	}
+	f, err := os.OpenFile(j.path("journal", gen), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
 	}
-	return writeFileSynced(path, append(b, '\n'))
+	newOut := int64(0)
+	if j.NewOutput() {
+		newOut = 1
+	}
+	if _, err := f.Write(appendNumbers(nil, kindStart, j.outLen, newOut)); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if created {
+		syncDir(j.dir)
+	}
+	j.f, j.gen = f, gen
+	j.size = 0
+	for _, g := range j.gens {
+		if st, err := os.Stat(j.path("journal", g)); err == nil {
+			j.size += st.Size()
+		}
+	}
+	j.foldAt = j.foldThreshold()
+	j.tidy()
+	j.maybeFold()
+	return nil
 }
 
-// Differences says how b differs from a, one phrase per field.
-func Differences(a, b Settings) []string {
-	var out []string
-	note := func(name string, x, y any) { out = append(out, fmt.Sprintf("%s was %v, now %v", name, x, y)) }
-	if !slices.Equal(a.Roots, b.Roots) {
-		note("roots", a.Roots, b.Roots)
+// tidy removes what a fold cut short left: a snapshot or seen file half
+// written, or a seen file whose snapshot was never put in place. Only
+// the last snapshot and its seen file are ever read.
+func (j *Journal) tidy() {
+	names, _ := os.ReadDir(j.dir)
+	for _, e := range names {
+		name, rest, ok := strings.Cut(e.Name(), ".")
+		if !ok || name != "snapshot" && name != "seen" {
+			continue
+		}
+		if n, err := strconv.Atoi(rest); err != nil || n != j.snapGen {
+			os.Remove(filepath.Join(j.dir, e.Name()))
+		}
 	}
-	if a.Scope != b.Scope {
-		note("scope", a.Scope, b.Scope)
-	}
-	if a.Exclude != b.Exclude {
-		note("--exclude", fmt.Sprintf("%q", a.Exclude), fmt.Sprintf("%q", b.Exclude))
-	}
-	if a.MaxDepth != b.MaxDepth {
-		note("--max_depth", a.MaxDepth, b.MaxDepth)
-	}
-	if a.MaxRedirect != b.MaxRedirect {
-		note("--max_redirect", a.MaxRedirect, b.MaxRedirect)
-	}
-	if a.Robots != b.Robots {
-		note("--robots", a.Robots, b.Robots)
-	}
-	if a.Output != b.Output {
-		note("-o", fmt.Sprintf("%q", a.Output), fmt.Sprintf("%q", b.Output))
-	}
-	return out
 }
 
-// Resumed says whether the directory held this crawl before Open.
-func (j *Journal) Resumed() bool { return j.resumed }
-
-// Notices are what the operator should hear of: a torn tail cut, a
-// journal rewritten, settings replaced.
-func (j *Journal) Notices() []string { return j.notices }
+// saveSettings writes crawl.json whole, or not at all.
+func (j *Journal) saveSettings() error {
+	b, err := json.MarshalIndent(stateFile{j.settings, j.key.String()}, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := writeFileSynced(filepath.Join(j.dir, "crawl.json"), append(b, '\n')); err != nil {
+		return err
+	}
+	j.save = false
+	return nil
+}
 
 // Write appends b, whole entries made by the Append functions, with one
-// write(2).
+// write(2). Once the journals since the last snapshot are long enough,
+// the journal goes on in a new file, and the ones before are folded into
+// a new snapshot, off the caller's goroutine (fold.go).
 func (j *Journal) Write(b []byte) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	_, err := j.f.Write(b)
+	if j.err != nil {
+		return j.err
+	}
+	n, err := j.f.Write(b)
+	j.size += int64(n)
+	if err == nil {
+		j.maybeFold()
+	}
 	return err
 }
 
 // Sync makes what was written survive a power cut.
 func (j *Journal) Sync() error {
 	j.mu.Lock()
-	defer j.mu.Unlock()
-	return j.f.Sync()
+	f := j.f
+	j.mu.Unlock()
+	if f == nil {
+		return nil
+	}
+	if err := f.Sync(); err != nil && !errors.Is(err, os.ErrClosed) { // closed: a new journal took its place, synced
+		return err
+	}
+	return nil
 }
 
-// Close syncs and closes the journal, and lets the directory go.
+// End says in the journal that the crawl is over with nothing left to
+// do: a start that finds it says the crawl was finished.
+func (j *Journal) End() error {
+	if err := j.Write(appendNumbers(nil, kindEnd)); err != nil {
+		return err
+	}
+	return j.Sync()
+}
+
+// Close stops a fold under way (the next start does it again), syncs and
+// closes the journal, and lets the directory go.
 func (j *Journal) Close() error {
 	j.mu.Lock()
+	fo := j.folding
+	j.mu.Unlock()
+	if fo != nil {
+		fo.stop()
+	}
+	j.mu.Lock()
 	defer j.mu.Unlock()
-	err := j.f.Sync()
-	if cerr := j.f.Close(); err == nil {
-		err = cerr
+	var err error
+	if j.f != nil {
+		err = j.f.Sync()
+		if cerr := j.f.Close(); err == nil {
+			err = cerr
+		}
+		j.f = nil
 	}
 	j.lock.Close() // the lock goes with it
 	return err
 }
 
 // writeFileSynced writes path whole, or not at all: a temporary file,
-// synced, renamed over it.
+// synced, renamed over it, and the directory synced so that the rename
+// survives a power cut.
 func writeFileSynced(path string, b []byte) error {
 	tmp := path + ".tmp"
 	f, err := os.Create(tmp)
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(b)
+	err = writeClose(f, b)
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// writeClose writes b to f, syncs it and closes it.
+func writeClose(f *os.File, b []byte) error {
+	_, err := f.Write(b)
 	if err == nil {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		err = os.Rename(tmp, path)
+	return err
+}
+
+// syncDir makes the names created, renamed or removed in dir survive a
+// power cut.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
 	}
 	return err
 }

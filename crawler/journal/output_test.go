@@ -29,7 +29,7 @@ func TestResumeCutsATornLineAndAppends(t *testing.T) {
 	if n := o.Notices(); len(n) != 1 || !strings.Contains(n[0], "cut a torn last line") {
 		t.Fatalf("notices %q", n)
 	}
-	if err := o.Write([]byte(`{"url":"http://a.test/to","status":200}` + "\n")); err != nil {
+	if _, err := o.Write([]byte(`{"url":"http://a.test/to","status":200}` + "\n")); err != nil {
 		t.Fatal(err)
 	}
 	o.Close()

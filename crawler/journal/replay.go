@@ -1,296 +1,286 @@
 package journal
 
 import (
-	"bufio"
-	"errors"
+	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"time"
 
 	"loopkit/crawler/urlnorm"
 )
 
-// Visitor hears what a replay finds. Every field is optional.
+// Visitor hears what a replay finds, in this order: the counts (Pages,
+// Variants), then the queue (Queued), then Robots and Hold, then Known —
+// the counts before the queue, so that the caps hold, and the queue
+// before the rules, so that they screen it. Every field is optional.
 type Visitor struct {
-	// Seen hears every URL queued or done, once.
-	Seen func(url string)
-	// Queued hears every URL to do, once, in the order it was found,
-	// after Seen heard of it.
+	// Known hears every URL the crawl had seen, queued or done, as one
+	// set: it is not changed from then on, and may be shared.
+	Known func(seen *urlnorm.Seen)
+	// Pages and Variants hear what the URLs done count towards
+	// (Options.Counts): pages per host, queries per path.
+	Pages    func(host string, n int)
+	Variants func(path string, n int)
+	// Queued hears every URL to do, once, in the order to hand them
+	// out: in the order found, but those sent before the stop last.
 	Queued func(url string, depth, redirects int32)
 	// Robots hears each host's latest robots.txt that has not expired.
 	Robots func(origin string, until time.Time, body []byte)
-	// Hold hears each server's latest Retry-After hold that has not passed.
+	// Hold hears each server's longest Retry-After hold that has not
+	// passed.
 	Hold func(authority string, until time.Time)
 }
 
 // Summary says what a replay found.
 type Summary struct {
-	Entries int // whole entries read
-	Done    int // URLs done (from D entries and the -o file)
-	ToDo    int // URLs queued and not done
+	Done     int  // URLs done
+	ToDo     int  // URLs to do, as told to Queued
+	Finished bool // the crawl had ended with nothing left to do
 }
 
-// Replay reads the journal and tells v what it holds; done, if not nil,
-// is called first and tells of the URLs the -o file says are done. A
-// damaged tail is cut at the last whole entry. A damaged entry with whole
-// ones after it is skipped, said in a notice, and the journal rewritten
-// without it: a stop tears only the end, so that is a damaged disk or an
-// edit, and what the entries after it hold is kept. A journal whose dead
-// entries (done URLs' queue entries, duplicates, old robots.txt) are more
-// than half of it is rewritten with only the live ones. Replay is called
-// once, after Open and before the first Write.
-//
-// It reads the journal twice: collect finds what is done and the latest
-// politeness state, handOut tells v what is to do and writes what is
-// live to a new journal, and compact keeps the new one if it is enough
-// smaller.
-func (j *Journal) Replay(now time.Time, v Visitor, done func(yield func(url string)) error) (Summary, error) {
-	r := replay{v: v, robots: map[string]entry{}, holds: map[string]time.Time{}}
-	if err := j.collect(&r, done); err != nil {
-		return r.sum, err
+// Replay reads the crawl's log — its last snapshot and the journals after
+// it — and tells v what it holds (log.go says what counts as done). out
+// is the crawl's -o, or nil: a regular file is checked against the
+// journal, and cut after what the journal vouches for. The last
+// journal's torn or damaged tail is cut; damage with whole entries after
+// it is copied aside, to the directory's damaged/ (damage.go). Each is
+// said in a notice. Replay is called once, after Open and before Begin;
+// it writes nothing Begin could not do without, and reads nothing twice
+// but the journals since the snapshot.
+func (j *Journal) Replay(now time.Time, v Visitor, out *Output) (Summary, error) {
+	if out != nil && out.Regular() {
+		j.out, j.check = out, out
 	}
-	live, err := j.handOut(&r, now)
-	if err == nil {
-		err = j.compact(live, r.sum.Entries, r.skipped > 0)
+	if !j.resumed || j.newOut {
+		// The O entries are for another file, or there are none: the
+		// journal vouches for nothing in this one.
+		j.check = nil
 	}
+	if !j.resumed {
+		if j.out != nil && j.out.Size() > 0 {
+			j.cutOutput(0, "the journal vouches for none of it")
+		}
+		return Summary{}, nil
+	}
+	for {
+		sum, again, err := j.replay(now, v)
+		if !again {
+			j.sum = sum
+			return sum, err
+		}
+	}
+}
+
+// replay is one try of Replay. When -o turns out damaged where the
+// journal vouched for it, it rewrites the log (a fold) without what -o
+// lost, and says to start again.
+func (j *Journal) replay(now time.Time, v Visitor) (sum Summary, again bool, err error) {
+	w := newWalk(j.key, j.check, j.opts.Counts)
+	known := urlnorm.NewSeen(j.key, nil)
+	w.onDone = func(h uint64) { known.AddHash(h) }
+	var snap *os.File
+	var queue, entries int64
+	if j.snapGen > 0 {
+		if snap, err = os.Open(j.path("snapshot", j.snapGen)); err != nil {
+			return sum, false, err
+		}
+		defer snap.Close()
+		if queue, entries, err = readSnapshotMeta(snap, w); err != nil {
+			return sum, false, err
+		}
+		if err := j.readSeen(j.snapGen, &known, w.seenN); err != nil {
+			return sum, false, err
+		}
+	}
+	journals, err := j.openJournals()
+	defer closeAll(journals)
 	if err != nil {
-		return r.sum, err
+		return sum, false, err
 	}
-	return r.sum, j.openForAppend()
-}
-
-// replay is what a replay has found so far.
-type replay struct {
-	v       Visitor
-	sum     Summary
-	done    urlnorm.Seen // URLs done, as hashes
-	robots  map[string]entry
-	holds   map[string]time.Time
-	skipped int // damaged entries with whole ones after them
-}
-
-// seen tells the visitor of a URL queued or done.
-func (r *replay) seen(u string) {
-	if r.v.Seen != nil {
-		r.v.Seen(u)
+	prev := j.snapGen
+	for i, f := range journals {
+		if gap(prev, j.gens[i]) {
+			w.damage() // a journal removed: as if it were all damage
+		}
+		prev = j.gens[i]
+		if err := j.walkJournal(f, w, i == len(journals)-1); err != nil {
+			return sum, false, err
+		}
 	}
+	if j.check != nil && w.outLen > j.check.Size() {
+		// -o lost lines the snapshot vouched for, and no start has made
+		// that good yet: the done log says whose, and they are to do
+		// again.
+		if err := j.recoverOutput(w.outLen); err != nil {
+			return sum, false, err
+		}
+		return sum, true, nil
+	}
+	if j.out != nil && w.outBad {
+		// -o does not hold what the journal vouched for: damaged, or
+		// replaced, since. Cut it there, and rewrite the log so that no
+		// later read of it counts what was cut (a fold trusts O entries).
+		j.cutOutput(w.outLen, "it does not hold what the journal vouched for there (damaged or changed since): the pages from there are fetched again")
+		if err := j.foldNow(); err != nil {
+			return sum, false, err
+		}
+		return sum, true, nil
+	}
+	switch {
+	case j.newOut && j.out != nil:
+		j.outLen = j.out.Size() // another file: its O entries start here
+	case j.newOut:
+	case j.out != nil && j.out.Size() > w.outLen:
+		j.cutOutput(w.outLen, "written as the crawl stopped, or damaged: their pages are fetched again")
+		fallthrough
+	default:
+		j.outLen = w.outLen
+	}
+
+	for host, n := range w.pages {
+		if v.Pages != nil {
+			v.Pages(host, n)
+		}
+	}
+	for path, n := range w.variants {
+		if v.Variants != nil {
+			v.Variants(path, n)
+		}
+	}
+	emit := func(e entry) {
+		sum.ToDo++
+		if v.Queued != nil {
+			v.Queued(e.url, e.depth, e.redirects)
+		}
+	}
+	err = w.handOut(snap, queue, entries, journals, func(h uint64) bool { return known.AddHash(h) }, emit)
+	if err != nil {
+		return sum, false, err
+	}
+	for origin, e := range w.robots {
+		if e.until.After(now) && v.Robots != nil {
+			v.Robots(origin, e.until, e.body)
+		}
+	}
+	for authority, until := range w.holds {
+		if until.After(now) && v.Hold != nil {
+			v.Hold(authority, until)
+		}
+	}
+	if v.Known != nil {
+		v.Known(&known)
+	}
+	sum.Done, sum.Finished = w.doneN, w.finished
+	return sum, false, nil
 }
 
-// collect is the first pass: the URLs done (the -o file's, then the D
-// entries), each host's latest robots.txt and each server's latest hold.
-// It cuts a damaged tail.
-func (j *Journal) collect(r *replay, done func(yield func(url string)) error) error {
-	if done != nil {
-		if err := done(func(u string) {
-			if r.done.Add(u) {
-				r.seen(u)
+// walkJournal is the first pass over one journal. Damage with whole
+// entries after it is copied aside; the last journal's torn tail is cut
+// (and copied aside if it is damage rather than a write cut short), so
+// that Begin appends after whole entries; another journal's tail is
+// damage.
+func (j *Journal) walkJournal(f *os.File, w *walk, last bool) error {
+	good, err := scanFile(f, 0, w.add, func(at, end int64, lines int) {
+		w.damage()
+		j.copyAside(f, at, end, plural(lines, "damaged line"),
+			"no record after them is counted done, so what they named is found again")
+	})
+	if err != nil {
+		return err
+	}
+	st, err := f.Stat()
+	if err != nil || st.Size() == good {
+		return err
+	}
+	tail := make([]byte, st.Size()-good)
+	if _, err := f.ReadAt(tail, good); err != nil {
+		return err
+	}
+	if !last {
+		w.damage()
+		j.copyAside(f, good, st.Size(), "a damaged tail", "no record after it is counted done, so what it named is found again")
+		return nil
+	}
+	if bytes.ContainsAny(tail, "\n\x00") {
+		j.copyAside(f, good, st.Size(), "a damaged tail (a power cut, or a damaged disk)", "cut; the records it held are not counted done, so what it named is found again")
+	} else {
+		j.notices = append(j.notices, fmt.Sprintf("%s: cut %d bytes after its last whole entry, a write cut short (by a stop, or a power cut): the records it held are not counted done, so what it named is found again",
+			f.Name(), len(tail)))
+	}
+	if err := truncate(f.Name(), good); err != nil {
+		return err
+	}
+	return nil
+}
+
+// handOut is the second pass: it tells emit every URL to do, once each —
+// the snapshot's queue without those done since, then the journals' Q
+// entries that isNew says are new — in order, but those sent before a
+// stop last.
+func (w *walk) handOut(snap *os.File, queue, entries int64, journals []*os.File, isNew func(h uint64) bool, emit func(entry)) error {
+	var last []entry
+	take := func(e entry, h uint64) {
+		if _, sent := w.unsent[h]; sent {
+			last = append(last, e)
+			return
+		}
+		emit(e)
+	}
+	if snap != nil {
+		err := readSnapshotQueue(snap, queue, entries, func(e entry) {
+			if h := w.key.Hash(e.url); !w.done.HasHash(h) {
+				take(e, h)
 			}
-		}); err != nil {
+		})
+		if err != nil {
 			return err
 		}
 	}
-	good, skipped, err := j.scan(0, func(e entry) {
-		r.sum.Entries++
-		switch e.kind {
-		case kindDone:
-			if r.done.Add(e.url) {
-				r.seen(e.url)
-			}
-		case kindRobots:
-			r.robots[e.url] = e
-		case kindHold:
-			r.holds[e.url] = later(r.holds[e.url], e.until)
-		}
-	})
-	if err != nil {
-		return err
-	}
-	r.sum.Done = r.done.Len()
-	r.skipped = skipped
-	if err := j.cutAt(good); err != nil {
-		return err
-	}
-	if skipped > 0 {
-		j.notices = append(j.notices, fmt.Sprintf("%s: skipped %d damaged entries with whole ones after them (a damaged disk or an edit: a stop tears only the end); each named a URL that may now be fetched again or, if it was only queued, not crawled",
-			j.path(), skipped))
-	}
-	return nil
-}
-
-// handOut is the second pass: it tells the visitor every queued URL not
-// done, once each, in the order found, then the robots.txt and holds not
-// expired — the queue first, so that the rules screen it — and writes
-// every live entry to a new journal beside the old one. It returns how
-// many live entries it wrote.
-func (j *Journal) handOut(r *replay, now time.Time) (live int, err error) {
-	tmp, err := os.Create(j.path() + ".new")
-	if err != nil {
-		return 0, err
-	}
-	w := bufio.NewWriterSize(tmp, 256<<10)
-	var queued, doneWritten urlnorm.Seen
-	var line []byte
-	keep := func(b []byte) {
-		live++
-		line = b // its buffer is reused for the next
-		w.Write(b)
-	}
-	_, _, err = j.scan(0, func(e entry) { // up to good: the file was cut there
-		switch e.kind {
-		case kindQueued:
-			if r.done.Has(e.url) || !queued.Add(e.url) {
+	for _, f := range journals {
+		_, err := scanFile(f, 0, func(e entry) {
+			if e.kind != kindQueued {
 				return
 			}
-			r.seen(e.url)
-			r.sum.ToDo++
-			if r.v.Queued != nil {
-				r.v.Queued(e.url, e.depth, e.redirects)
+			if h := w.key.Hash(e.url); !w.done.HasHash(h) && !w.isUndone(h) && isNew(h) {
+				take(e, h)
 			}
-			keep(AppendQueued(line[:0], e.url, e.depth, e.redirects))
-		case kindDone:
-			if doneWritten.Add(e.url) {
-				keep(AppendDone(line[:0], e.url))
-			}
-		}
-	})
-	for origin, e := range r.robots {
-		if e.until.After(now) {
-			if r.v.Robots != nil {
-				r.v.Robots(origin, e.until, e.body)
-			}
-			keep(AppendRobots(line[:0], origin, e.until, e.body))
-		}
-	}
-	for authority, until := range r.holds {
-		if until.After(now) {
-			if r.v.Hold != nil {
-				r.v.Hold(authority, until)
-			}
-			keep(AppendHold(line[:0], authority, until))
-		}
-	}
-	if err == nil {
-		err = w.Flush()
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return live, err
-}
-
-// compact puts the new journal in the old one's place if its live
-// entries are less than half of the old one's, or the old one had damage
-// in the middle; otherwise it throws the new one away.
-func (j *Journal) compact(live, entries int, damaged bool) error {
-	if live*2 < entries || damaged {
-		return j.replaceWith(j.path()+".new", entries, live)
-	}
-	return os.Remove(j.path() + ".new")
-}
-
-// scan reads whole entries from offset from, calling fn for each, and
-// returns the offset after the last whole one. A damaged line is passed
-// over; skipped counts those that have a whole entry after them, since
-// the damaged lines at the end are a torn tail, which the caller cuts.
-func (j *Journal) scan(from int64, fn func(entry)) (good int64, skipped int, err error) {
-	if _, err := j.f.Seek(from, io.SeekStart); err != nil {
-		return 0, 0, err
-	}
-	r := bufio.NewReaderSize(j.f, 256<<10)
-	good = from
-	offset, damaged := from, 0
-	for {
-		line, err := r.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			// Longer than any entry we write (a robots.txt is at most
-			// 683 KiB in base64): read it whole to check it.
-			line, err = readLong(r, line)
-		}
-		if err == io.EOF {
-			return good, skipped, nil // a last line without its newline is torn
-		}
+		}, func(int64, int64, int) {})
 		if err != nil {
-			return good, skipped, err
-		}
-		offset += int64(len(line))
-		e, perr := parseEntry(line[:len(line)-1])
-		if perr != nil {
-			damaged++
-			continue
-		}
-		fn(e)
-		good, skipped, damaged = offset, skipped+damaged, 0
-	}
-}
-
-// maxEntry is longer than any entry written: a robots.txt of 512 KiB is
-// 683 KiB in base64. A longer "line" is damage (or not a journal).
-const maxEntry = 1 << 20
-
-func readLong(r *bufio.Reader, first []byte) ([]byte, error) {
-	long := append([]byte(nil), first...)
-	for len(long) <= maxEntry {
-		more, err := r.ReadSlice('\n')
-		long = append(long, more...)
-		if !errors.Is(err, bufio.ErrBufferFull) {
-			return long, err
+			return err
 		}
 	}
-	return long[:0:0], io.EOF // damaged: cut here
-}
-
-// cutAt cuts the journal after its last whole entry, saying so if there
-// was anything after it.
-func (j *Journal) cutAt(good int64) error {
-	st, err := j.f.Stat()
-	if err != nil {
-		return err
+	for _, e := range w.undone {
+		if e.kind != 0 {
+			take(entry{kind: kindQueued, url: e.url, depth: e.depth, redirects: e.redirects}, w.key.Hash(e.url))
+		}
 	}
-	if st.Size() == good {
-		return nil
+	for _, e := range last {
+		emit(e)
 	}
-	j.notices = append(j.notices, fmt.Sprintf("%s: cut %d bytes after the last whole entry (a stop in the middle of a write, or a damaged disk); what they held is done again",
-		j.path(), st.Size()-good))
-	if err := j.f.Truncate(good); err != nil {
-		return err
-	}
-	return j.f.Sync()
-}
-
-// replaceWith puts the rewritten journal in the old one's place.
-func (j *Journal) replaceWith(tmp string, before, after int) error {
-	if err := os.Rename(tmp, j.path()); err != nil {
-		return err
-	}
-	if d, err := os.Open(j.dir); err == nil {
-		d.Sync() // the rename itself survives a power cut
-		d.Close()
-	}
-	j.notices = append(j.notices, fmt.Sprintf("%s: rewritten with its %d live entries of %d", j.path(), after, before))
 	return nil
 }
 
-// openForAppend reopens the journal for appending.
-func (j *Journal) openForAppend() error {
-	j.f.Close()
-	f, err := os.OpenFile(j.path(), os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return err
+// openJournals opens the journals after the snapshot, in order.
+func (j *Journal) openJournals() ([]*os.File, error) {
+	var files []*os.File
+	for _, g := range j.gens {
+		f, err := os.Open(j.path("journal", g))
+		if err != nil {
+			return files, err
+		}
+		files = append(files, f)
 	}
-	j.f = f
-	return nil
+	return files, nil
 }
 
-func later(a, b time.Time) time.Time {
-	if b.After(a) {
-		return b
+func closeAll(files []*os.File) {
+	for _, f := range files {
+		f.Close()
 	}
-	return a
+}
+
+// readSeen reads seen.N into known, which it makes room for first.
+func (j *Journal) readSeen(gen int, known *urlnorm.Seen, n int) error {
+	return readSeen(j.path("seen", gen), j.key.Hash(seenCheck),
+		func(count int) { known.Reserve(count + count/4) }, func(h uint64) { known.AddHash(h) })
 }

@@ -1,9 +1,6 @@
 package urlnorm
 
-import (
-	"hash/maphash"
-	"math/bits"
-)
+import "math/bits"
 
 // Seen is a set of URLs that stores only a 64-bit hash of each, in an
 // open-addressing table: 10 to 15 bytes per URL, depending on how full the
@@ -18,11 +15,14 @@ import (
 // in tens of millions of crawls can afford that; one that must be exact
 // should keep the strings.
 //
-// The hash is hash/maphash with a random seed chosen per Seen. It is fast
-// (it uses the CPU's AES instructions where it can) and, unlike a fixed
-// hash such as FNV-1a, a hostile site cannot precompute URLs that collide
-// with a page it wants us to skip. The cost is that the hashes mean nothing
-// outside this Seen, so a Seen cannot be saved and reloaded.
+// The hash is keyed by a secret (SeenKey), random unless the Seen is made
+// with one: a hostile site cannot precompute URLs that collide with a page
+// it wants us to skip. A crawl that is saved to disk keeps its key with
+// it, so that the hashes it saved can be read back (NewSeen).
+//
+// A Seen may stand on another, frozen one (NewSeen's under): the URLs a
+// stopped crawl had seen, read back from disk. Those count as seen too.
+// The frozen set is only read, so several loops may stand on one.
 //
 // Callers add URLs in normalized form (the output of [Resolve] or
 // [Normalize]); Seen compares the strings exactly as given.
@@ -30,10 +30,16 @@ import (
 // The zero value is an empty set, ready to use. A Seen is not safe for
 // concurrent use; the crawler owns it from its loop goroutine.
 type Seen struct {
-	seed  maphash.Seed
+	key   SeenKey
+	keyed bool     // key is set
+	under *Seen    // a frozen set whose URLs count as seen; nil: none
 	slots []uint64 // hash values; 0 marks an empty slot
 	n     int      // number of occupied slots
 }
+
+// NewSeen returns an empty set hashing with key, which counts the URLs of
+// under, if not nil, as seen. under must not change from then on.
+func NewSeen(key SeenKey, under *Seen) Seen { return Seen{key: key, keyed: true, under: under} }
 
 const (
 	seenMinSlots = 1 << 10
@@ -44,12 +50,17 @@ const (
 )
 
 // Add adds url to the set and reports whether it was new.
-func (s *Seen) Add(url string) (added bool) {
+func (s *Seen) Add(url string) (added bool) { return s.AddHash(s.Hash(url)) }
+
+// AddHash adds the URL whose hash (Hash) is h, and reports whether it
+// was new.
+func (s *Seen) AddHash(h uint64) (added bool) {
+	if s.under != nil && s.under.HasHash(h) {
+		return false
+	}
 	if s.slots == nil {
-		s.seed = maphash.MakeSeed()
 		s.slots = make([]uint64, seenMinSlots)
 	}
-	h := s.hash(url)
 	i, found := s.find(h)
 	if found {
 		return false
@@ -57,29 +68,46 @@ func (s *Seen) Add(url string) (added bool) {
 	s.slots[i] = h
 	s.n++
 	if s.n*seenLoadDen > len(s.slots)*seenLoadNum {
-		s.grow()
+		s.grow(len(s.slots) + len(s.slots)/2)
 	}
 	return true
 }
 
 // Has reports whether url is in the set.
-func (s *Seen) Has(url string) bool {
+func (s *Seen) Has(url string) bool { return s.HasHash(s.Hash(url)) }
+
+// HasHash reports whether the URL whose hash is h is in the set.
+func (s *Seen) HasHash(h uint64) bool {
+	if s.under != nil && s.under.HasHash(h) {
+		return true
+	}
 	if s.slots == nil {
 		return false
 	}
-	_, found := s.find(s.hash(url))
+	_, found := s.find(h)
 	return found
 }
 
-// Len returns the number of URLs in the set.
+// Len returns the number of URLs in the set, not counting those of the
+// set it stands on.
 func (s *Seen) Len() int { return s.n }
 
-func (s *Seen) hash(url string) uint64 {
-	h := maphash.String(s.seed, url)
-	if h == 0 {
-		h = 1 // 0 marks an empty slot; this merges two of 2⁶⁴ values
+// Reserve makes room for n more URLs at once: a set about to be filled
+// from a file grows once, not a dozen times.
+func (s *Seen) Reserve(n int) {
+	want := (s.n + n) * seenLoadDen / seenLoadNum
+	if want > len(s.slots) {
+		s.grow(max(want+1, seenMinSlots))
 	}
-	return h
+}
+
+// Hash is url's hash in this set: SeenKey.Hash with its key, drawn at
+// random on first use if the set was not made with one.
+func (s *Seen) Hash(url string) uint64 {
+	if !s.keyed {
+		s.key, s.keyed = NewSeenKey(), true
+	}
+	return s.key.Hash(url)
 }
 
 // find returns the slot holding h, or the empty slot where h belongs.
@@ -109,11 +137,12 @@ func home(h uint64, n int) int {
 	return int(hi)
 }
 
-// grow moves every hash into a table 1.5 times larger. The stored hashes
-// are all we need: the URLs are never hashed again.
-func (s *Seen) grow() {
+// grow moves every hash into a table of size slots, 1.5 times larger
+// when Add grows it. The stored hashes are all we need: the URLs are
+// never hashed again.
+func (s *Seen) grow(slots int) {
 	old := s.slots
-	s.slots = make([]uint64, len(old)+len(old)/2)
+	s.slots = make([]uint64, slots)
 	for _, h := range old {
 		if h != 0 {
 			i, _ := s.find(h)

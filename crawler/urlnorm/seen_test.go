@@ -116,3 +116,75 @@ func TestOneSpellingPerURL(t *testing.T) {
 		t.Errorf("Len = %d, want 1", s.Len())
 	}
 }
+
+// The keyed hash is SipHash: with two rounds per word and four at the
+// end, it gives the test vectors of Aumasson and Bernstein's paper (key
+// 00 01 … 0f; messages 00 01 … of each length).
+func TestSipHashVectors(t *testing.T) {
+	k0, k1 := uint64(0x0706050403020100), uint64(0x0f0e0d0c0b0a0908)
+	msg := make([]byte, 15)
+	for i := range msg {
+		msg[i] = byte(i)
+	}
+	for _, v := range []struct {
+		n    int
+		want uint64
+	}{{0, 0x726fdb47dd0e0e31}, {15, 0xa129ca6149be45e5}} {
+		if got := sipHash(k0, k1, string(msg[:v.n]), 2, 4); got != v.want {
+			t.Errorf("SipHash-2-4 of %d bytes = %#x, want %#x", v.n, got, v.want)
+		}
+	}
+}
+
+// A key written out and read back hashes alike: that is what lets a
+// crawl's seen set be saved.
+func TestSeenKeyRoundTrip(t *testing.T) {
+	k := NewSeenKey()
+	back, err := ParseSeenKey(k.String())
+	if err != nil || back != k {
+		t.Fatalf("ParseSeenKey(%q) = %v, %v; want %v", k.String(), back, err, k)
+	}
+	if a, b := NewSeen(k, nil), NewSeen(back, nil); a.Hash("http://a.test/") != b.Hash("http://a.test/") {
+		t.Fatal("the same key hashes differently")
+	}
+	if NewSeenKey().Hash("http://a.test/") == k.Hash("http://a.test/") {
+		t.Fatal("two random keys hash a URL alike")
+	}
+	for _, bad := range []string{"", "xyz", k.String()[:30]} {
+		if _, err := ParseSeenKey(bad); err == nil {
+			t.Errorf("ParseSeenKey(%q) took it", bad)
+		}
+	}
+}
+
+// A set standing on a frozen one counts the frozen one's URLs as seen,
+// and adds only the others; the frozen one is not changed.
+func TestSeenStandsOnAFrozenSet(t *testing.T) {
+	k := NewSeenKey()
+	frozen := NewSeen(k, nil)
+	frozen.Reserve(3)
+	frozen.Add("http://a.test/1")
+	frozen.AddHash(k.Hash("http://a.test/2"))
+	s := NewSeen(k, &frozen)
+	if !s.Has("http://a.test/1") || !s.HasHash(k.Hash("http://a.test/2")) {
+		t.Fatal("the frozen set's URLs are not seen")
+	}
+	if s.Add("http://a.test/2") || !s.Add("http://a.test/3") || s.Add("http://a.test/3") {
+		t.Fatal("Add on a set standing on a frozen one")
+	}
+	if s.Len() != 1 || frozen.Len() != 2 || frozen.Has("http://a.test/3") {
+		t.Fatalf("Len %d and frozen Len %d, want 1 and 2", s.Len(), frozen.Len())
+	}
+}
+
+// BenchmarkSeenHash is the cost of hashing a typical URL with the keyed
+// hash, the part of every Add that the key costs.
+func BenchmarkSeenHash(b *testing.B) {
+	k := NewSeenKey()
+	u := "https://docs.example.com/guide/reference/page-123.html?ref=home"
+	var sum uint64
+	for i := 0; i < b.N; i++ {
+		sum += k.Hash(u)
+	}
+	runtime.KeepAlive(sum)
+}

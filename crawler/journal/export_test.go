@@ -1,0 +1,24 @@
+package journal
+
+// WaitFold waits for the fold under way, if one is, and returns what the
+// journal's next Write would say of it.
+func (j *Journal) WaitFold() error {
+	j.mu.Lock()
+	fo := j.folding
+	j.mu.Unlock()
+	if fo != nil {
+		<-fo.done
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.err
+}
+
+// StartEntry is the X entry a start writes.
+func StartEntry(outLen int64, newOutput bool) []byte {
+	n := int64(0)
+	if newOutput {
+		n = 1
+	}
+	return appendNumbers(nil, kindStart, outLen, n)
+}

@@ -1,0 +1,254 @@
+package journal_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"loopkit/crawler/journal"
+)
+
+// foldCrawl writes a crawl of n pages (n > 50) to a state directory
+// whose journal folds every few hundred bytes: page i queues pages 2i+1
+// and 2i+2, and its parent again (found again on another loop), is sent,
+// and is done (its line in -o, vouched for); pages sent and not done,
+// robots.txt and a hold are mixed in. It returns what a start must find
+// to do, in order.
+func foldCrawl(t *testing.T, state, out string, n int) (want []string) {
+	t.Helper()
+	j, err := journal.Open(state, settings, journal.Options{FoldMin: 600})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := journal.Append(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start(t, j, time.Now(), o)
+	u := func(i int) string { return fmt.Sprintf("http://a.test/%d", i) }
+	page(t, j, o, queued(u(0)))
+	for i := range n {
+		b := journal.AppendSent(queued(u(2*i+1), u(2*i+2), u(i/2)), u(i))
+		if i == 5 {
+			b = journal.AppendSent(b, u(100)) // sent before it is queued, as nothing is: it is what is read
+		}
+		if i == 3 {
+			b = journal.AppendRobots(b, "http://a.test", time.Now().Add(time.Hour), []byte("User-agent: *\n"))
+			b = journal.AppendHold(b, "a.test", time.Now().Add(time.Hour))
+		}
+		page(t, j, o, b, u(i))
+		if i%7 == 0 {
+			if err := j.WaitFold(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	write(t, j, journal.AppendSent(nil, u(n+1)))
+	if err := j.WaitFold(); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	o.Close()
+	for i := n; i <= 2*n; i++ {
+		if i != n+1 && i != 100 {
+			want = append(want, u(i)+" 1 10")
+		}
+	}
+	return append(want, u(n+1)+" 1 10", u(100)+" 1 10") // sent before the stop: last
+}
+
+// A crawl whose journal was folded into snapshots, again and again while
+// it ran, starts again with exactly what is left — the same as without a
+// snapshot: the URLs to do in order, those sent before the stop last,
+// robots.txt, holds, what is known — from the last snapshot and the
+// journal after it; the journals it replaced are gone.
+func TestFoldKeepsWhatIsLeft(t *testing.T) {
+	dir := t.TempDir()
+	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out.jsonl")
+	want := foldCrawl(t, state, out, 60)
+	snaps, _ := filepath.Glob(filepath.Join(state, "snapshot.*"))
+	journals, _ := filepath.Glob(filepath.Join(state, "journal.*"))
+	seens, _ := filepath.Glob(filepath.Join(state, "seen.*"))
+	if len(snaps) != 1 || len(seens) != 1 || len(journals) != 1 {
+		t.Fatalf("%v, %v, %v: want one snapshot, its seen file and the journal after it", snaps, seens, journals)
+	}
+	for run := 1; run <= 2; run++ {
+		j := open(t, state)
+		o, _ := journal.Append(out)
+		r := start(t, j, time.Now(), o)
+		if !slices.Equal(r.queued, want) {
+			t.Fatalf("run %d: to do\n%v\nwant\n%v", run, r.queued, want)
+		}
+		if r.summary.Done != 60 || len(r.robots) != 1 || len(r.holds) != 1 {
+			t.Fatalf("run %d: %+v, robots %v, holds %v", run, r.summary, r.robots, r.holds)
+		}
+		for i := range 121 {
+			if !r.known.Has(fmt.Sprintf("http://a.test/%d", i)) {
+				t.Fatalf("run %d: page %d is not known", run, i)
+			}
+		}
+		if n := j.Notices(); len(n) != 0 {
+			t.Fatalf("run %d: notices %q", run, n)
+		}
+		j.Close()
+		o.Close()
+	}
+}
+
+// A snapshot is written whole and renamed: one that is not whole, or
+// whose seen file was saved with another key, is damage, and the start
+// refuses it, saying so, rather than go on with part of the crawl.
+func TestDamagedSnapshotIsRefused(t *testing.T) {
+	for _, damage := range []string{"snapshot", "seen", "key"} {
+		t.Run(damage, func(t *testing.T) {
+			dir := t.TempDir()
+			state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out.jsonl")
+			foldCrawl(t, state, out, 30)
+			snaps, _ := filepath.Glob(filepath.Join(state, damage+".*"))
+			switch damage {
+			case "key":
+				b, _ := os.ReadFile(filepath.Join(state, "crawl.json"))
+				i := strings.Index(string(b), `"seen_key": "`) + len(`"seen_key": "`)
+				b[i] = "10"[min(int(b[i]-'0'), 1)] // another hex digit: another key
+				os.WriteFile(filepath.Join(state, "crawl.json"), b, 0o644)
+			default:
+				b, _ := os.ReadFile(snaps[0])
+				os.WriteFile(snaps[0], b[:len(b)-20], 0o644)
+			}
+			j := open(t, state)
+			defer j.Close()
+			o, _ := journal.Append(out)
+			defer o.Close()
+			if _, err := j.Replay(time.Now(), journal.Visitor{}, o); err == nil || !strings.Contains(err.Error(), "damaged") {
+				t.Fatalf("replay of a damaged %s: %v", damage, err)
+			}
+		})
+	}
+}
+
+// -o cut below what the snapshot vouched for (not something a stop does:
+// an edit, a tool gone wrong) loses no page: the done log says whose
+// lines were past the last whole one, and they are to do again, with a
+// notice; the next start finds it as the first left it. Without the done
+// log, the start refuses, saying so, rather than lose them.
+func TestOutputCutBelowTheSnapshotIsMadeGood(t *testing.T) {
+	dir := t.TempDir()
+	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out.jsonl")
+	want := foldCrawl(t, state, out, 60)
+	b, _ := os.ReadFile(out)
+	at := len(b) / 3
+	lines := strings.Split(string(b[:at]), "\n")
+	kept := len(lines) - 1 // whole lines below the cut; the cut one is fetched again
+	os.WriteFile(out, b[:at], 0o644)
+	var again []string
+	for _, l := range strings.Split(string(b), "\n")[kept:] {
+		if i := strings.Index(l, `"url":"`); i >= 0 {
+			again = append(again, l[i+7:strings.Index(l[i+7:], `"`)+i+7])
+		}
+	}
+	for run := 1; run <= 2; run++ {
+		j := open(t, state)
+		o, _ := journal.Append(out)
+		r := start(t, j, time.Now(), o)
+		for _, w := range want {
+			if !slices.Contains(r.queued, w) {
+				t.Fatalf("run %d: %s, to do before, is not to do now", run, w)
+			}
+		}
+		var gone []string // URLs to do that were not before
+		for _, q := range r.queued {
+			if !slices.Contains(want, q) {
+				gone = append(gone, strings.Fields(q)[0])
+			}
+		}
+		slices.Sort(gone)
+		slices.Sort(again)
+		if !slices.Equal(gone, again) || r.summary.Done != kept {
+			t.Fatalf("run %d: to do again %v, %d done;\nwant %v, %d done", run, gone, r.summary.Done, again, kept)
+		}
+		if n := j.Notices(); run == 1 && (len(n) != 1 || !strings.Contains(n[0], fmt.Sprintf("the %d pages whose lines were past the cut are fetched again", len(again)))) {
+			t.Fatalf("notices %q", n)
+		}
+		j.Close()
+		o.Close()
+	}
+
+	os.Remove(filepath.Join(state, "done"))
+	os.WriteFile(out, b[:at/2], 0o644)
+	j := open(t, state)
+	defer j.Close()
+	o, _ := journal.Append(out)
+	defer o.Close()
+	if _, err := j.Replay(time.Now(), journal.Visitor{}, o); err == nil || !strings.Contains(err.Error(), "the done log") {
+		t.Fatalf("without the done log: %v", err)
+	}
+}
+
+// A fold cut short by a stop leaves a snapshot half written, and perhaps
+// a seen file whose snapshot never came: the next start removes them,
+// and keeps the last snapshot and its seen file.
+func TestAStartTidiesWhatAFoldLeft(t *testing.T) {
+	dir := t.TempDir()
+	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out.jsonl")
+	want := foldCrawl(t, state, out, 60)
+	snaps, _ := filepath.Glob(filepath.Join(state, "snapshot.*"))
+	left := []string{snaps[0] + "0.tmp", filepath.Join(state, "seen.1000"), filepath.Join(state, "seen.1000.tmp")}
+	for _, name := range left {
+		os.WriteFile(name, []byte("half"), 0o644)
+	}
+	j := open(t, state)
+	defer j.Close()
+	o, _ := journal.Append(out)
+	defer o.Close()
+	if r := start(t, j, time.Now(), o); !slices.Equal(r.queued, want) {
+		t.Fatalf("to do %v, want %v", r.queued, want)
+	}
+	for _, name := range left {
+		if _, err := os.Stat(name); err == nil {
+			t.Errorf("%s is still there", name)
+		}
+	}
+	if kept, _ := filepath.Glob(filepath.Join(state, "s*.*")); len(kept) != 2 {
+		t.Errorf("%v: want the snapshot and its seen file", kept)
+	}
+}
+
+// A journal removed from between a snapshot and the journals after it is
+// read as damage: the start says it is not there, no page done after it
+// counts as done, and -o is cut back to what the snapshot vouched for —
+// the pages done since are to do again, and nothing queued is lost.
+func TestAJournalRemovedIsReadAsDamage(t *testing.T) {
+	dir := t.TempDir()
+	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out.jsonl")
+	want := foldCrawl(t, state, out, 60)
+	journals, _ := filepath.Glob(filepath.Join(state, "journal.*"))
+	snaps, _ := filepath.Glob(filepath.Join(state, "snapshot.*"))
+	var number, vouched, version int
+	head, _ := os.ReadFile(snaps[0])
+	fmt.Sscanf(string(head), "I\t%d\t%d\t%d", &version, &number, &vouched)
+	last := journals[0]
+	os.Rename(last, filepath.Join(state, fmt.Sprintf("journal.%d", number+2))) // journal.number+1 is gone
+	j := open(t, state)
+	defer j.Close()
+	o, _ := journal.Append(out)
+	defer o.Close()
+	r := start(t, j, time.Now(), o)
+	if n := j.Notices(); len(n) < 1 || !strings.Contains(n[0], fmt.Sprintf("journal.%d is not there", number+1)) {
+		t.Fatalf("notices %q", n)
+	}
+	if o.Size() != int64(vouched) {
+		t.Fatalf("-o holds %d bytes, want the %d the snapshot vouched for", o.Size(), vouched)
+	}
+	for _, w := range want {
+		if !slices.Contains(r.queued, w) {
+			t.Fatalf("%s, to do before, is not to do now", w)
+		}
+	}
+	if len(r.queued) <= len(want) {
+		t.Fatalf("%d to do: the pages done in the journal after the gap are not to do again", len(r.queued))
+	}
+}
