@@ -11,6 +11,8 @@ import (
 type Config struct {
 	// Pages is the approximate number of HTML pages (default 200). Books make up most
 	// of them; the category lists, the home page and the fixed pages are the rest.
+	// A host serves at most a million of them: a bigger site is split over more
+	// hosts (Hosts), as the web's pages are spread over its servers.
 	Pages int
 	// FanOut is the number of books on one category list page (default 20).
 	FanOut int
@@ -47,13 +49,15 @@ type Config struct {
 // as opposed to a failure to listen.
 var ErrConfig = errors.New("site: invalid configuration")
 
-// Limits that keep a typo from allocating a site the size of the web.
+// Limits that keep a typo from allocating a site the size of the web. A site keeps
+// 8 bytes a book in memory (catalogue.go), 800 MB at maxPages.
 const (
-	maxPages  = 1_000_000
-	maxFanOut = 1000
-	maxDepth  = 1000
-	maxBytes  = 4 << 20
-	maxHosts  = 1000
+	maxPages        = 100_000_000
+	maxPagesPerHost = 1_000_000 // so that a host's front page, which lists its categories, stays a page
+	maxFanOut       = 1000
+	maxDepth        = 1000
+	maxBytes        = 4 << 20
+	maxHosts        = 1000
 )
 
 // withDefaults returns cfg with zero fields replaced by their defaults, or an error
@@ -75,6 +79,9 @@ func (cfg Config) withDefaults() (Config, error) {
 	switch {
 	case cfg.Pages < 1 || cfg.Pages > maxPages:
 		return cfg, fmt.Errorf("%w: pages must be between 1 and %d, not %d", ErrConfig, maxPages, cfg.Pages)
+	case cfg.Hosts >= 1 && cfg.Pages > maxPagesPerHost*cfg.Hosts:
+		return cfg, fmt.Errorf("%w: %d pages over %d host(s) is more than a million a host: split the site over at least %d hosts",
+			ErrConfig, cfg.Pages, cfg.Hosts, (cfg.Pages+maxPagesPerHost-1)/maxPagesPerHost)
 	case cfg.FanOut < 1 || cfg.FanOut > maxFanOut:
 		return cfg, fmt.Errorf("%w: fan-out must be between 1 and %d, not %d", ErrConfig, maxFanOut, cfg.FanOut)
 	case cfg.Depth < 1 || cfg.Depth > maxDepth:
@@ -83,8 +90,8 @@ func (cfg Config) withDefaults() (Config, error) {
 		return cfg, fmt.Errorf("%w: page bytes must be between 0 and %d, not %d", ErrConfig, maxBytes, cfg.PageBytes)
 	case cfg.Hosts < 1 || cfg.Hosts > maxHosts:
 		return cfg, fmt.Errorf("%w: hosts must be between 1 and %d, not %d", ErrConfig, maxHosts, cfg.Hosts)
-	case cfg.TrackPaths < 0 || cfg.TrackPaths > 10*maxPages:
-		return cfg, fmt.Errorf("%w: tracked paths must be between 0 and %d, not %d", ErrConfig, 10*maxPages, cfg.TrackPaths)
+	case cfg.TrackPaths < 0 || cfg.TrackPaths > maxPages:
+		return cfg, fmt.Errorf("%w: tracked paths must be between 0 and %d, not %d", ErrConfig, maxPages, cfg.TrackPaths)
 	case cfg.CrawlDelay < 0:
 		return cfg, fmt.Errorf("%w: crawl delay must not be negative, not %v", ErrConfig, cfg.CrawlDelay)
 	}

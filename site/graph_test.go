@@ -194,7 +194,7 @@ func TestStatus(t *testing.T) {
 func TestOneURLPerPage(t *testing.T) {
 	s := startSite(t, Config{Pages: 50})
 	c := newClient(t)
-	slug := s.cat.slugs[0]
+	slug := s.cat.slug(1)
 	for _, p := range []string{
 		"catalogue/" + slug + "_01/index.html",
 		"catalogue/" + slug + "_+1/index.html",

@@ -136,6 +136,38 @@ func TestHostsOtherShapes(t *testing.T) {
 	}
 }
 
+// A site with more categories than the home page lists (homeCategories) lists host
+// 0's there; every other host's front page lists its own, so the crawl still reaches
+// every category, and the home page no other host's.
+func TestHomePageOfABigSiteListsHostZerosCategories(t *testing.T) {
+	defer func(n int) { homeCategories = n }(homeCategories)
+	homeCategories = 4
+	cfg := Config{Pages: 600, Seed: 6, Hosts: 3} // 10 categories
+	s := newTestSite(t, cfg)
+	_, home := s.node("/")
+	listed := 0
+	for k := range s.cat.cats {
+		first := on(s.cat.listHost(k), s.cat.listPath(k, 1))
+		if on := slices.Contains(home, first); on != (s.cat.listHost(k) == 0) {
+			t.Errorf("category %d, on host %d: on the home page %v", k, s.cat.listHost(k), on)
+		} else if on {
+			listed++
+		}
+	}
+	if len(s.cat.cats) <= homeCategories || listed == 0 {
+		t.Fatalf("%d categories, %d on the home page: not a site past the cap", len(s.cat.cats), listed)
+	}
+	fetched, _ := referenceCrawlFrom(t, inProcess(byPort(t, s)), s.URLs(), true)
+	if got, want := slices.Sorted(maps.Keys(fetched)), s.Expected(true); !slices.Equal(got, want) {
+		t.Errorf("the crawl and Expected differ:\n%s", diff(got, want))
+	}
+	for k := range s.cat.cats {
+		if u := strings.TrimSuffix(s.URLs()[s.cat.listHost(k)], "/") + s.cat.listPath(k, 1); fetched[u] == 0 {
+			t.Errorf("category %d's first page %s was not reached", k, u)
+		}
+	}
+}
+
 // One host is the one-host site, link for link; more hosts share out the same pages,
 // so the site has the same paths whatever the number of hosts, and the home page
 // links every other host's root.

@@ -50,7 +50,7 @@ func (c *catalogue) bookRedirect(p string) (rd redirect, id int, ok bool) {
 	}
 	if rest, ok := strings.CutPrefix(p, "/moved/"); ok {
 		if id, ok := parseNumber(rest); ok && id <= c.books() {
-			relative := "../catalogue/" + c.slugs[id-1] + "_" + strconv.Itoa(id) + "/index.html"
+			relative := "../catalogue/" + c.slug(id) + "_" + strconv.Itoa(id) + "/index.html"
 			return redirect{http.StatusPermanentRedirect, relative, on(c.bookHost(id), c.bookPath(id))}, id, true
 		}
 	}

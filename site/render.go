@@ -22,10 +22,9 @@ const (
 // directory: "../../" is the home page (of the book's host), "../<slug>_<id>/" a sibling book.
 func (c *catalogue) appendBook(b []byte, id int, o *origins) []byte {
 	start := len(b)
-	slug := c.slugs[id-1]
 	cat := &c.cats[c.catOf[id-1]]
 	b = append(b, pageStart...)
-	b = appendTitle(b, slug)
+	b = c.appendBookTitle(b, id)
 	b = append(b, titleEnd...)
 	b = append(b, "<p><a href=\"../../\">Home</a> / <a href=\""...)
 	b = o.appendDir(b, c.listHost(int(c.catOf[id-1])), "../category/", "/catalogue/category/")
@@ -33,7 +32,7 @@ func (c *catalogue) appendBook(b []byte, id int, o *origins) []byte {
 	b = append(b, "/page-1.html\">"...)
 	b = appendTitle(b, genreOf(cat.slug))
 	b = append(b, "</a></p>\n<h1>"...)
-	b = appendTitle(b, slug)
+	b = c.appendBookTitle(b, id)
 	b = append(b, "</h1>\n<p class=\"price\">£"...)
 	p := c.pence(id)
 	b = strconv.AppendInt(b, int64(p/100), 10)
@@ -45,9 +44,9 @@ func (c *catalogue) appendBook(b []byte, id int, o *origins) []byte {
 	for _, r := range ids[:n] {
 		b = append(b, "<li><a href=\""...)
 		b = o.appendDir(b, c.bookHost(r), "../", "/catalogue/")
-		b = appendBookDir(b, c.slugs[r-1], r)
+		b = c.appendBookDir(b, r)
 		b = append(b, "/index.html\">"...)
-		b = appendTitle(b, c.slugs[r-1])
+		b = c.appendBookTitle(b, r)
 		b = append(b, "</a></li>\n"...)
 	}
 	if id == 1 { // one dead link on the whole site's book pages
@@ -74,9 +73,9 @@ func (c *catalogue) appendList(b []byte, k, n int, o *origins) []byte {
 	for _, id := range cat.books[from:min(from+c.fanOut, len(cat.books))] {
 		b = append(b, "<li><a href=\""...)
 		b = o.appendDir(b, c.bookHost(int(id)), "../../", "/catalogue/")
-		b = appendBookDir(b, c.slugs[id-1], int(id))
+		b = c.appendBookDir(b, int(id))
 		b = append(b, "/index.html\">"...)
-		b = appendTitle(b, c.slugs[id-1])
+		b = c.appendBookTitle(b, int(id))
 		b = append(b, "</a></li>\n"...)
 	}
 	b = append(b, "</ol>\n<p>"...)
@@ -98,8 +97,9 @@ func (c *catalogue) appendList(b []byte, k, n int, o *origins) []byte {
 	return append(b, pageEnd...)
 }
 
-func appendBookDir(b []byte, slug string, id int) []byte {
-	b = append(b, slug...)
+// appendBookDir appends the directory of book id's page: "the-silent-river_7".
+func (c *catalogue) appendBookDir(b []byte, id int) []byte {
+	b = c.appendSlug(b, id)
 	b = append(b, '_')
 	return strconv.AppendInt(b, int64(id), 10)
 }
@@ -113,19 +113,28 @@ func genreOf(slug string) string {
 }
 
 // appendTitle writes a slug as a title: "the-atlas-of-the-tide" → "The Atlas of the Tide".
-func appendTitle(b []byte, slug string) []byte {
-	for i := 0; slug != ""; i++ {
-		word, rest, _ := strings.Cut(slug, "-")
+// It takes the slug as a string or as the bytes appendSlug made.
+func appendTitle[S string | []byte](b []byte, slug S) []byte {
+	for i := 0; len(slug) > 0; i++ {
+		end := 0
+		for end < len(slug) && slug[end] != '-' {
+			end++
+		}
+		word := slug[:end]
+		if end < len(slug) {
+			slug = slug[end+1:]
+		} else {
+			slug = slug[:0]
+		}
 		if i > 0 {
 			b = append(b, ' ')
 		}
-		small := word == "of" || word == "the" || word == "and" || word == "a"
-		if word != "" && (i == 0 || !small) && 'a' <= word[0] && word[0] <= 'z' {
+		small := string(word) == "of" || string(word) == "the" || string(word) == "and" || string(word) == "a"
+		if len(word) > 0 && (i == 0 || !small) && 'a' <= word[0] && word[0] <= 'z' {
 			b = append(b, word[0]-'a'+'A')
 			word = word[1:]
 		}
 		b = append(b, word...)
-		slug = rest
 	}
 	return b
 }

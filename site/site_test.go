@@ -91,11 +91,36 @@ func TestLoopbackOnly(t *testing.T) {
 
 // A Config out of range is an error on one line.
 func TestBadConfig(t *testing.T) {
-	for _, cfg := range []Config{{Pages: -1}, {FanOut: -2}, {Depth: maxDepth + 1}, {Pages: maxPages + 1}, {CrawlDelay: -time.Second}} {
+	for _, cfg := range []Config{{Pages: -1}, {FanOut: -2}, {Depth: maxDepth + 1}, {Pages: maxPages + 1}, {CrawlDelay: -time.Second},
+		{Pages: 2_000_000}, {Pages: 10_000_000, Hosts: 9}} {
 		_, err := Start(cfg, "")
 		if err == nil || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%+v: error %v, want one line", cfg, err)
 		}
+	}
+}
+
+// A site of ten million pages is a million a host or less: it is built, and its
+// pages render, without keeping a string a book.
+func TestTenMillionPagesOverTenHosts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a catalogue of ten million books")
+	}
+	cfg, err := Config{Pages: 10_000_000, Hosts: 10}.withDefaults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCatalogue(cfg)
+	last := c.books()
+	if last < 9_000_000 {
+		t.Fatalf("%d books", last)
+	}
+	page := string(c.appendBook(nil, last, &origins{self: c.bookHost(last)}))
+	if !strings.Contains(page, "<h1>"+titleOf(c.slug(last))+"</h1>") {
+		t.Errorf("book %d's page lacks its title:\n%s", last, page)
+	}
+	if id, ok := c.parseBook(c.bookPath(last)); !ok || id != last {
+		t.Errorf("parseBook(%s) = %d, %v", c.bookPath(last), id, ok)
 	}
 }
 

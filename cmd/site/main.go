@@ -3,9 +3,12 @@
 //
 //	go run ./cmd/site -addr 127.0.0.1:8080 -pages 10000 -fanout 20
 //	go run ./cmd/site -addr 127.0.0.1:8080 -pages 1000000 -hosts 20
+//	go run ./cmd/site -addr 127.0.0.1:8080 -pages 10000000 -hosts 20
 //
 // With -hosts H, the one site is split over H hosts on consecutive ports from -addr's
-// (see package site). Once every host listens, stdout has each host's root URL on a
+// (see package site); a host serves at most a million pages, so a bigger site needs
+// more hosts. Pages are rendered as they are asked for: ten million of them cost the
+// site about 160 MB. Once every host listens, stdout has each host's root URL on a
 // line of its own, host 0's first: a benchmark harness can start the site with
 // -addr 127.0.0.1:0 and read where it landed. It serves until SIGINT or SIGTERM.
 package main
@@ -46,7 +49,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		addr       = flags.String("addr", "127.0.0.1:0", "listen on `host:port` (port 0: any free port)")
 		gomaxprocs = flags.Int("gomaxprocs", 0, "set GOMAXPROCS to `n` (0: leave it as it is)")
 	)
-	flags.IntVar(&cfg.Pages, "pages", 200, "about `n` HTML pages")
+	flags.IntVar(&cfg.Pages, "pages", 200, "about `n` HTML pages (at most a million a host)")
 	flags.IntVar(&cfg.FanOut, "fanout", 20, "`n` books per category list page")
 	flags.IntVar(&cfg.Depth, "depth", 3, "`n` list pages per category")
 	flags.IntVar(&cfg.Hosts, "hosts", 1, "split the site over `n` hosts, on consecutive ports from -addr's")
