@@ -50,19 +50,28 @@ func (c *Crawler) filter(u *url.URL, depth int) string {
 
 // add is the chapter's add_url: a URL seen before is dropped; a new one
 // is noted for the extensions (a journal writes it down), then goes where
-// it is to be fetched — the one routing step: this loop enters it in its
-// frontier (todo.go); a URL whose server another loop owns, or that the
-// fleet places, is handed over (peers, extension.go). Roots come here
-// straight, passing no filter (the operator asked for them).
+// it is to be fetched (route). Roots come here straight, passing no
+// filter (the operator asked for them).
 //
 // It reports whether the URL passed, and whether it was new here. A URL
 // handed over counts as passed, and as new where it goes, so a page's
 // num_new_urls counts only the links new to its own loop.
 func (c *Crawler) add(u *url.URL, it frontier.Item) (passed, isNew bool) {
-	if !c.seen.Add(it.URL) {
-		return true, false // the chapter's seen_urls
+	if !c.seen.add(it) {
+		// The chapter's seen_urls. Past Config.SeenMemory, a link memory
+		// cannot tell of waits for the disk's answer, and is routed then
+		// if new (seen.go): passed, not counted new.
+		return true, false
 	}
 	c.ext.queued(it)
+	return c.route(u, it)
+}
+
+// route sends a new URL where it is to be fetched — the one routing
+// step: this loop enters it in its frontier (todo.go); a URL whose server
+// another loop owns, or that the fleet places, is handed over (peers,
+// extension.go). It reports what add does.
+func (c *Crawler) route(u *url.URL, it frontier.Item) (passed, isNew bool) {
 	if !c.peers.owns(u) {
 		c.peers.handOver(u, it)
 		return true, false

@@ -39,7 +39,10 @@ func assemble(loops []*loop.Loop, cfg Config, g *Group) (*crawl, error) {
 			return nil, errors.New("crawler: a shared crawl runs on one loop per process (add processes, not loops)")
 		}
 		// A fleet's window bounds the URLs a process holds: none spill.
-		cfg.QueueMemory = -1
+		// Its seen set answers at once: a page is settled with the fleet
+		// only after the links it found are (the fleet's seen set, in
+		// Redis, is the crawl's).
+		cfg.QueueMemory, cfg.SeenMemory = -1, -1
 		// A host's share is counted by the fleet, for the whole crawl: a
 		// process's own count would start from nothing whenever a host
 		// changed hands, and count a URL put back twice.
@@ -88,6 +91,7 @@ func assemble(loops []*loop.Loop, cfg Config, g *Group) (*crawl, error) {
 	s.budget = cr.budget
 	for _, c := range cr.crawlers {
 		c.overflow = newOverflow(c, s)
+		c.seen.init(c, s, seenShare(cfg.SeenMemory, len(cr.crawlers)))
 		var w *writer
 		if s.writes() {
 			w = &writer{c: c, store: s}
@@ -100,6 +104,7 @@ func assemble(loops []*loop.Loop, cfg Config, g *Group) (*crawl, error) {
 			}
 			c.ext = append(c.ext, shared)
 		}
+		c.ext = append(c.ext, &c.seen) // after them: its files go once the crawl is over
 	}
 	if err := s.replay(cfg, cr.crawlers, cr.crawlers[0].notice); err != nil {
 		return nil, err

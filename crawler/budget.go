@@ -34,6 +34,7 @@ type budget struct {
 	parse    *parsePool   // keeps the bytes awaiting parse
 
 	queued atomic.Int64 // URLs queued in memory, over every loop, as last told (QueueMemory, spill.go)
+	hungry atomic.Int32 // loops short of work: links found for them are checked on disk at once (seen.go)
 
 	waitingN atomic.Int32 // len(waiting), read without the lock on every release
 	mu       sync.Mutex

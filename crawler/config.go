@@ -84,6 +84,12 @@ type Config struct {
 	// past it, the later URLs of long host queues wait on disk (spill.go)
 	// and come back in order. [100000, about 10 MB; negative: no limit]
 	QueueMemory int
+	// SeenMemory is how many URLs the seen set keeps in memory; past it,
+	// they go to disk, sorted, and links memory does not know are
+	// checked there in batches (seen.go). [1000000, about 12 MB;
+	// negative: no limit, as a fleet's process has: the fleet keeps the
+	// crawl's]
+	SeenMemory int
 	// ReportURLs is the most URLs a crawl may record and still have the
 	// chapter's per-URL report. Past it, no record is kept (OnRecord
 	// hears of each, and Output has them all), and the report gives the
@@ -180,6 +186,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.QueueMemory == 0 {
 		c.QueueMemory = 100000
+	}
+	if c.SeenMemory == 0 {
+		c.SeenMemory = 1000000
 	}
 	if c.ReportURLs == 0 {
 		c.ReportURLs = 10000

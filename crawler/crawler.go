@@ -21,7 +21,7 @@ type Crawler struct {
 	client   *http1.Client
 	rootURLs []*url.URL
 	scope    *urlnorm.Scope
-	seen     urlnorm.Seen
+	seen     seenSet // the chapter's seen_urls: in memory, and past Config.SeenMemory on disk (seen.go)
 	front    *frontier.Frontier
 	hosts    map[string]*hostPolicy // by origin: what the crawler decided of each host (todo.go)
 	variants map[string]int         // distinct queries entered per host and path
@@ -198,8 +198,12 @@ func (c *Crawler) Records() []*Record { return c.records }
 func (c *Crawler) Disallowed() []string { return c.disallowed }
 
 // Todo is how many URLs were found but never fetched: left queued by an
-// interrupt or the page budget, or cancelled in flight.
-func (c *Crawler) Todo() int { return c.front.Queued() + c.overflow.left() + c.stats.Cancelled }
+// interrupt or the page budget, or cancelled in flight. Past
+// Config.SeenMemory it may count links that were not new (seen.go).
+func (c *Crawler) Todo() int {
+	spilled, seen := c.onDisk() // seen.Waiting: links the seen set asks the disk about, new or not
+	return c.front.Queued() + spilled + seen.Waiting + c.stats.Cancelled
+}
 
 // Elapsed is how long Crawl ran (so far, while it runs).
 func (c *Crawler) Elapsed() time.Duration {

@@ -66,7 +66,7 @@ func (c *Crawler) dispatch() {
 			break
 		}
 		c.popIdle().SetResult(j)
-		c.overflow.refill(j.Host) // its queue may have run low
+		c.refill(j.Host) // its queue may have run low: URLs come back from disk
 	}
 	if at, ok := c.front.Wake(); ok && !c.held {
 		switch {
@@ -150,13 +150,14 @@ func (c *Crawler) stop() {
 
 // checkEmpty tells the crawl's peers whether this loop has nothing left
 // to do: nothing queued, handed out or waiting out a backoff, nor on
-// disk (spilled URLs are work the frontier cannot see; once stopped,
-// they are to do, like the queued ones). On its own, that is the end.
+// disk (spilled URLs, and links waiting for the seen set's answer, are
+// work the frontier cannot see; once stopped, they are to do, like the
+// queued ones). On its own, that is the end.
 func (c *Crawler) checkEmpty() {
 	if c.empty.Done() {
 		return
 	}
-	c.peers.idle(c.front.Empty() && (c.front.Stopped() || !c.overflow.busy()))
+	c.peers.idle(c.front.Empty() && (c.front.Stopped() || !c.waitsOnDisk()))
 }
 
 // end ends the crawl on this loop: join returns. Its peers call it: at

@@ -23,7 +23,7 @@
 //
 //	crawler.go     Crawler, New, Crawl, work, endJob — the chapter's crawl and work
 //	fetch.go       fetch, describeReply, followRedirect, parseLinks, parsePage — the chapter's fetch and parse_links
-//	addurl.go      follow, filter, add — the chapter's url_allowed and add_url, and the one routing step
+//	addurl.go      follow, filter, add, route — the chapter's url_allowed and add_url, and the one routing step
 //	todo.go        enter, screen, push, host, learnRobots, holdServer, restarted — the one way into the frontier
 //	record.go      Record, record, Tally — one record per URL, the chapter's FetchStatistic
 //	report.go      Report, Stats — the chapter's report
@@ -39,6 +39,7 @@
 //	persist.go     writer, replayVisitor — the journal's extension: Config.Output and Config.State, a batch per turn; a stopped crawl put back
 //	store.go       store, openStore, SettingsOf — the files themselves, written off the loop
 //	spill.go       overflow, refill — long host queues on disk, and back in order
+//	seen.go        seenSet, standOn, waitsOnDisk — the seen set past Config.SeenMemory: on disk, checked in batches (IRLbot's DRUM)
 //	shared.go      sharedCrawl, Offer, KnowRobots, HoldServer, Drop, Drain, End, Politeness — a crawl shared by processes (crawler/fleet)
 //	assemble.go    assemble, newCrawler, owned — a crawl put together, on one loop or several
 //	budget.go      budget, admit — MaxTasks and MaxPages, for every loop at once
@@ -52,7 +53,8 @@
 //
 //	fetch.go       parseLinks  the page's links, parsed off the loop
 //	addurl.go      follow      the filters (the chapter's url_allowed)
-//	addurl.go      add         new? noted for the extensions, routed here (the chapter's add_url)
+//	addurl.go      add         new? noted for the extensions (the chapter's add_url)
+//	addurl.go      route       this loop's to fetch
 //	todo.go        enter       counted against its host's share, screened
 //	todo.go        push        on its host's queue
 //	frontier       Push        the frontier's per-host queue

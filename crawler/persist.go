@@ -225,7 +225,7 @@ func (w *writer) runAfter(fns []func()) {
 // replayVisitor puts a stopped crawl back: each URL on the crawler that
 // owns its server, through the one way in (todo.go), and its host's
 // robots.txt and its server's Retry-After likewise. What the crawl had
-// seen becomes every loop's frozen seen set. The journal tells the
+// seen is what every loop's seen set stands on (seen.go). The journal tells the
 // counts before the queue, so the caps hold, and the queue before
 // robots.txt, so the rules screen what was queued.
 //
@@ -245,9 +245,9 @@ func replayVisitor(crawlers []*Crawler, key urlnorm.SeenKey, tally *replayTally)
 		return crawlers[ownerOf(u, len(crawlers))], u
 	}
 	return journal.Visitor{
-		Known: func(seen *urlnorm.Seen) {
-			for _, c := range crawlers {
-				c.seen = urlnorm.NewSeen(key, seen)
+		Known: func(base *journal.SeenBase) {
+			if err := standOn(crawlers, key, base); err != nil {
+				tally.err = err
 			}
 		},
 		Pages: func(origin string, n int) {
@@ -297,6 +297,7 @@ func (c *Crawler) complete() bool { return !c.stats.Interrupted && c.Todo() == 0
 type replayTally struct {
 	refilter          bool // the settings changed: queued URLs pass this run's filters
 	entered, filtered int
+	err               error // the seen set could not stand on what the crawl had seen
 }
 
 // isRoot says whether raw is one of this run's roots, which pass no

@@ -114,7 +114,7 @@ func (c *Crawler) failHost(h *hostPolicy, why, kind string) {
 	h.failure, h.failureKind = why, kind
 	c.notice(h.host.Origin() + ": " + why)
 	c.front.Retire(h.host, func(it frontier.Item) { c.recordHostFailure(h, it) })
-	c.overflow.refill(h.host) // its URLs on disk, if any, are recorded too
+	c.refill(h.host) // its URLs on disk, if any, are recorded too
 }
 
 func (c *Crawler) recordHostFailure(h *hostPolicy, it frontier.Item) {

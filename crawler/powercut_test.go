@@ -193,13 +193,27 @@ var (
 // the server's log, it fetches again exactly the pages whose lines did
 // not survive, once each; and the notice of what was done says the
 // number of lines kept. A deleted journal is refused, saying what is
-// missing, and goes on (from the roots) only when told to.
+// missing, and goes on (from the roots) only when told to. All of it
+// twice: with the seen set in memory, and on disk from the first links
+// on (Config.SeenMemory 2), where a link's journal entry is written
+// before its page is done though its answer comes later, and a start
+// stands the seen set on the journal's files.
 func TestPowerCutLosesNothing(t *testing.T) {
+	forSeenSets(t, powerCutLosesNothing)
+}
+
+// forSeenSets runs test with the seen set in memory, then on disk.
+func forSeenSets(t *testing.T, test func(t *testing.T, seenMemory int)) {
+	t.Run("seen set in memory", func(t *testing.T) { test(t, 0) })
+	t.Run("seen set on disk", func(t *testing.T) { test(t, 2) })
+}
+
+func powerCutLosesNothing(t *testing.T, seenMemory int) {
 	srv := wirelog.New(t)
 	roots, want := powerCutSite(t, srv)
 	dir := t.TempDir()
 	out, state := filepath.Join(dir, "out.jsonl"), filepath.Join(dir, "state")
-	cfg := crawler.Config{Roots: roots, MaxTasks: 4, PerHost: 2, State: state, Output: out}
+	cfg := crawler.Config{Roots: roots, MaxTasks: 4, PerHost: 2, State: state, Output: out, SeenMemory: seenMemory}
 
 	// The whole crawl, on two loops, so that two loops' batches are
 	// written at once and the journal's order is not -o's.

@@ -132,6 +132,7 @@ type Stats struct {
 	Queued           int            // URLs waiting in their hosts' queues
 	QueuedPeak       int            // the most that ever waited at once in memory (a Group: added over its loops)
 	Spilled          int            // queued URLs waiting on disk (Config.QueueMemory)
+	Seen             SeenStats      // the seen set past Config.SeenMemory
 	WaitingForHost   int            // of those, in hosts that may not send now
 	Cancelled        int            // in flight when an interrupt cancelled them: to do
 	RobotsFetches    int            // robots.txt requests (not pages: no records)
@@ -151,9 +152,23 @@ func (c *Crawler) Stats() Stats {
 	s.ParsedOffLoop, s.ParseBacklogPeak = c.parser.stats()
 	s.Queued = c.front.Queued()
 	s.QueuedPeak = c.front.QueuedPeak()
-	s.Spilled = c.overflow.left()
+	s.Spilled, s.Seen = c.onDisk()
 	s.WaitingForHost = c.front.Waiting(c.loop.Time())
 	return s
+}
+
+// SeenStats say what the seen set did on disk, past Config.SeenMemory.
+type SeenStats struct {
+	OnDisk  int // URLs its files hold
+	Asked   int // links memory could not tell of, asked of the disk
+	Repeats int // of those, found seen there
+	Passes  int // batches checked, each one pass over the files
+	Waiting int // links waiting for their answer now: to do, perhaps
+}
+
+func (s SeenStats) add(t SeenStats) SeenStats {
+	return SeenStats{OnDisk: s.OnDisk + t.OnDisk, Asked: s.Asked + t.Asked, Repeats: s.Repeats + t.Repeats,
+		Passes: s.Passes + t.Passes, Waiting: s.Waiting + t.Waiting}
 }
 
 // Add is s and t counted together: a Group's shards, say.
@@ -167,6 +182,7 @@ func (s Stats) Add(t Stats) Stats {
 	s.Queued += t.Queued
 	s.QueuedPeak += t.QueuedPeak
 	s.Spilled += t.Spilled
+	s.Seen = s.Seen.add(t.Seen)
 	s.WaitingForHost += t.WaitingForHost
 	s.Cancelled += t.Cancelled
 	s.RobotsFetches += t.RobotsFetches

@@ -192,14 +192,20 @@ func TestPagesPerHostCapHoldsOverARestart(t *testing.T) {
 // site's URLs. Past what the last snapshot vouches for, that is what a
 // power cut may leave; below it (not something a stop does: the snapshot
 // was written after -o was synced), the done log says which pages lost
-// their lines. The last journal removed is read as damage.
+// their lines. The last journal removed is read as damage. With the seen
+// set in memory, and on disk (forSeenSets): a start then stands it on
+// the snapshot's seen file and the hashes the journal added since.
 func TestPowerCutAfterFoldsLosesNothing(t *testing.T) {
+	forSeenSets(t, powerCutAfterFoldsLosesNothing)
+}
+
+func powerCutAfterFoldsLosesNothing(t *testing.T, seenMemory int) {
 	crawler.FoldJournalEvery(t, 500)
 	srv := wirelog.New(t)
 	roots, want := powerCutSite(t, srv)
 	dir := t.TempDir()
 	out, state := filepath.Join(dir, "out.jsonl"), filepath.Join(dir, "state")
-	cfg := crawler.Config{Roots: roots, MaxTasks: 4, PerHost: 2, State: state, Output: out}
+	cfg := crawler.Config{Roots: roots, MaxTasks: 4, PerHost: 2, State: state, Output: out, SeenMemory: seenMemory}
 	crawlGroup(t, 2, cfg).Stats()
 	snaps, _ := filepath.Glob(filepath.Join(state, "snapshot.*"))
 	if len(snaps) != 1 {

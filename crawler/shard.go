@@ -114,7 +114,7 @@ func (s *shard) receive(batch []link) {
 	n := min(len(batch), receiveSlice)
 	s.received += n
 	for _, l := range batch[:n] {
-		if s.c.seen.Add(l.it.URL) {
+		if s.c.seen.addHandedOver(l.it) { // or later, from disk (seen.go)
 			s.c.enter(l.url, l.it)
 		}
 	}
@@ -122,6 +122,7 @@ func (s *shard) receive(batch []link) {
 		s.c.loop.CallSoon(func() { s.receive(batch[n:]) })
 		return
 	}
+	s.c.checkEmpty() // links that wait for the seen set's answer are work too, though nothing entered
 	s.group.settle() // after the enqueues: the shard is awake by now if it got work
 }
 

@@ -109,6 +109,15 @@ func (o *overflow) full(h *hostPolicy) bool {
 	return h.host.Queued() >= spillChunk/2
 }
 
+// spillDir opens the spill directory if need be, and says where it is:
+// the seen set keeps its files there too (seen.go).
+func (o *overflow) spillDir() (string, error) {
+	if err := o.open(); err != nil {
+		return "", err
+	}
+	return o.spill.Dir(), nil
+}
+
 func (o *overflow) open() error {
 	if o.spill != nil {
 		return nil

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"loopkit/crawler/journal"
-	"loopkit/crawler/urlnorm"
 	"loopkit/netpoll"
 )
 
@@ -97,6 +96,9 @@ func (s *store) replay(cfg Config, crawlers []*Crawler, notice func(string)) err
 		notice(n)
 	}
 	if err == nil {
+		err = tally.err
+	}
+	if err == nil {
 		err = s.journal.Begin()
 	}
 	if err != nil {
@@ -115,7 +117,7 @@ func (s *store) replay(cfg Config, crawlers []*Crawler, notice func(string)) err
 		notice(msg)
 	} else {
 		for _, c := range crawlers { // no seen set to stand on, but one key for the crawl
-			c.seen = urlnorm.NewSeen(s.journal.SeenKey(), nil)
+			c.seen.setKey(s.journal.SeenKey())
 		}
 	}
 	s.startSyncing()

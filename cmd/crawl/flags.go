@@ -137,6 +137,7 @@ func parseFlags(args []string, stdout io.Writer) (*options, []string, error) {
 	fs.DurationVar(&c.MaxRetryAfter, "max_retry_after", 10*time.Minute, "longest Retry-After to wait for; a host asking for longer is given up, with its URLs recorded")
 	fs.BoolVar(&c.AllBodies, "all_bodies", false, "read every response body, not only HTML ones")
 	fs.IntVar(&c.QueueMemory, "queue_memory", 100000, "queued URLs kept in memory; past it, long host queues wait on disk and come back in order (0: no limit)")
+	fs.IntVar(&c.SeenMemory, "seen_memory", 1000000, "URLs the seen set keeps in memory; past it, they go to disk, sorted, and new links are checked there in batches (0: no limit)")
 	fs.IntVar(&c.ReportURLs, "report_urls", 10000, "list a line per URL in the report for crawls of at most this many URLs (0: never); past it, the report gives the tallies and no record is kept in memory")
 	fs.DurationVar(&c.HTTP.ConnectTimeout, "connect_timeout", 10*time.Second, "TCP connect timeout")
 	fs.DurationVar(&c.HTTP.ReadTimeout, "read_timeout", 30*time.Second, "longest silence while reading a response")
@@ -166,8 +167,8 @@ func parseFlags(args []string, stdout io.Writer) (*options, []string, error) {
 		return nil, nil, errors.New("--max_redirect, --max_pages, --max_depth and --delay cannot be negative, --per_host must be at least 1")
 	case c.MaxPagesPerHost < 0, c.MaxQueryVariants < 0, c.MaxURLLength < 1, c.MaxRetryAfter <= 0:
 		return nil, nil, errors.New("--max_pages_per_host and --max_query_variants cannot be negative; --max_url_length and --max_retry_after must be positive")
-	case c.ReportURLs < 0, c.QueueMemory < 0:
-		return nil, nil, errors.New("--report_urls and --queue_memory cannot be negative")
+	case c.ReportURLs < 0, c.QueueMemory < 0, c.SeenMemory < 0:
+		return nil, nil, errors.New("--report_urls, --queue_memory and --seen_memory cannot be negative")
 	}
 	switch {
 	case o.loops < 1 || o.loops > 256:
@@ -202,6 +203,9 @@ func parseFlags(args []string, stdout io.Writer) (*options, []string, error) {
 	}
 	if c.QueueMemory == 0 {
 		c.QueueMemory = -1 // Config's zero means the default; negative means no limit
+	}
+	if c.SeenMemory == 0 {
+		c.SeenMemory = -1 // likewise
 	}
 	if c.MaxRedirect == 0 {
 		c.MaxRedirect = -1 // Config's zero means the default; -1 means none

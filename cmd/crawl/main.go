@@ -137,6 +137,10 @@ func run(args []string, stdout, stderr io.Writer, interrupt <-chan struct{}) int
 	}
 	notice("%s", parseLine(g.Stats(), o.cfg))
 	notice("queue: at most %d URLs waited in memory at once (--queue_memory %d, the rest on disk)", g.Stats().QueuedPeak, o.cfg.QueueMemory)
+	if seen := g.Stats().Seen; seen.OnDisk > 0 {
+		notice("seen set: %d URLs on disk past --seen_memory %d; %d links asked of it in %d passes, %d of them seen before",
+			seen.OnDisk, o.cfg.SeenMemory, seen.Asked, seen.Passes, seen.Repeats)
+	}
 	if lg.Len() > 1 {
 		notice("%d links crossed from one loop to another", g.HandedOver())
 	}

@@ -27,6 +27,7 @@ var flagWords = strings.NewReplacer(
 	"Config.MaxTries", "--max_tries",
 	"Config.ReportURLs", "--report_urls",
 	"Config.QueueMemory", "--queue_memory",
+	"Config.SeenMemory", "--seen_memory",
 	"Config.Exclude", "--exclude",
 	"Config.Lenient", "--lenient",
 	"Config.NoRobots", "--robots=false",

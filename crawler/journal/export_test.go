@@ -22,3 +22,16 @@ func StartEntry(outLen int64, newOutput bool) []byte {
 	}
 	return appendNumbers(nil, kindStart, outLen, n)
 }
+
+// WriteSeenFile writes a seen file (seen.N's format) of sorted at path,
+// for a key.
+func WriteSeenFile(path string, key interface{ Hash(string) uint64 }, sorted []uint64) error {
+	w, err := createSeen(path, key.Hash(seenCheck))
+	if err != nil {
+		return err
+	}
+	for _, h := range sorted {
+		w.add(h)
+	}
+	return w.close()
+}

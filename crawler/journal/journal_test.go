@@ -42,7 +42,13 @@ func start(t *testing.T, j *journal.Journal, now time.Time, out *journal.Output)
 	t.Helper()
 	r := replayed{robots: map[string]string{}, holds: map[string]time.Time{}, pages: map[string]int{}}
 	s, err := j.Replay(now, journal.Visitor{
-		Known: func(seen *urlnorm.Seen) { r.known = seen },
+		Known: func(base *journal.SeenBase) { // every hash it holds, in memory, for the tests to ask
+			known := urlnorm.NewSeen(j.SeenKey(), nil)
+			if err := base.Each(func(h uint64) { known.AddHash(h) }); err != nil {
+				t.Fatal(err)
+			}
+			r.known = &known
+		},
 		Pages: func(host string, n int) { r.pages[host] = n },
 		Queued: func(u string, depth, redirects int32) {
 			r.queued = append(r.queued, fmt.Sprintf("%s %d %d", u, depth, redirects))

@@ -4,19 +4,21 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"loopkit/crawler/urlnorm"
 )
 
-// Visitor hears what a replay finds, in this order: the counts (Pages,
-// Variants), then the queue (Queued), then Robots and Hold, then Known —
-// the counts before the queue, so that the caps hold, and the queue
-// before the rules, so that they screen it. Every field is optional.
+// Visitor hears what a replay finds, in this order: Known, then the
+// counts (Pages, Variants), then the queue (Queued), then Robots and
+// Hold — the seen set before anything is to do, the counts before the
+// queue, so that the caps hold, and the queue before the rules, so that
+// they screen it. Every field is optional.
 type Visitor struct {
-	// Known hears every URL the crawl had seen, queued or done, as one
-	// set: it is not changed from then on, and may be shared.
-	Known func(seen *urlnorm.Seen)
+	// Known hears every URL the crawl had seen, queued or done: the
+	// snapshot's seen file, on disk, and the hashes its journals added.
+	Known func(base *SeenBase)
 	// Pages and Variants hear what the URLs done count towards
 	// (Options.Counts): pages per host, queries per path.
 	Pages    func(host string, n int)
@@ -76,8 +78,8 @@ func (j *Journal) Replay(now time.Time, v Visitor, out *Output) (Summary, error)
 // lost, and says to start again.
 func (j *Journal) replay(now time.Time, v Visitor) (sum Summary, again bool, err error) {
 	w := newWalk(j.key, j.check, j.opts.Counts)
-	known := urlnorm.NewSeen(j.key, nil)
-	w.onDone = func(h uint64) { known.AddHash(h) }
+	var queued []uint64 // the hashes of the URLs the journals queued
+	w.onQueued = func(h uint64) { queued = append(queued, h) }
 	var snap *os.File
 	var queue, entries int64
 	if j.snapGen > 0 {
@@ -86,9 +88,6 @@ func (j *Journal) replay(now time.Time, v Visitor) (sum Summary, again bool, err
 		}
 		defer snap.Close()
 		if queue, entries, err = readSnapshotMeta(snap, w); err != nil {
-			return sum, false, err
-		}
-		if err := j.readSeen(j.snapGen, &known, w.seenN); err != nil {
 			return sum, false, err
 		}
 	}
@@ -137,6 +136,38 @@ func (j *Journal) replay(now time.Time, v Visitor) (sum Summary, again bool, err
 		j.outLen = w.outLen
 	}
 
+	// The seen set, as a fold merges it (fold.go): the journals' hashes,
+	// sorted, against the snapshot's seen file, in one pass. A URL done
+	// was queued first, but its Q entry may be in a damaged stretch: the
+	// URLs done since count as seen too.
+	added := w.done.AppendHashes(queued)
+	slices.Sort(added)
+	added = slices.Compact(added)
+	queued = nil
+	old := newBits(len(added)) // whether the snapshot's seen file holds it
+	if j.snapGen > 0 {
+		if err := j.markSeen(j.snapGen, added, old); err != nil {
+			return sum, false, err
+		}
+	}
+	base := &SeenBase{InFile: w.seenN, key: j.key}
+	if j.snapGen > 0 {
+		base.File = j.path("seen", j.snapGen)
+	}
+	handed := newBits(len(added))
+	isNew := func(h uint64) bool { // a URL queued since the snapshot, the first time
+		i, _ := slices.BinarySearch(added, h)
+		return !old.has(i) && handed.add(i)
+	}
+	for i, h := range added {
+		if !old.has(i) {
+			base.Added = append(base.Added, h)
+		}
+	}
+	if v.Known != nil {
+		v.Known(base)
+	}
+
 	for host, n := range w.pages {
 		if v.Pages != nil {
 			v.Pages(host, n)
@@ -153,7 +184,7 @@ func (j *Journal) replay(now time.Time, v Visitor) (sum Summary, again bool, err
 			v.Queued(e.url, e.depth, e.redirects)
 		}
 	}
-	err = w.handOut(snap, queue, entries, journals, func(h uint64) bool { return known.AddHash(h) }, emit)
+	err = w.handOut(snap, queue, entries, journals, isNew, emit)
 	if err != nil {
 		return sum, false, err
 	}
@@ -166,9 +197,6 @@ func (j *Journal) replay(now time.Time, v Visitor) (sum Summary, again bool, err
 		if until.After(now) && v.Hold != nil {
 			v.Hold(authority, until)
 		}
-	}
-	if v.Known != nil {
-		v.Known(&known)
 	}
 	sum.Done, sum.Finished = w.doneN, w.finished
 	return sum, false, nil
@@ -279,8 +307,45 @@ func closeAll(files []*os.File) {
 	}
 }
 
-// readSeen reads seen.N into known, which it makes room for first.
-func (j *Journal) readSeen(gen int, known *urlnorm.Seen, n int) error {
-	return readSeen(j.path("seen", gen), j.key.Hash(seenCheck),
-		func(count int) { known.Reserve(count + count/4) }, func(h uint64) { known.AddHash(h) })
+// markSeen reads seen.N, once, front to back, and gives old the bit of
+// each hash of added (sorted, without repeats) that it holds.
+func (j *Journal) markSeen(gen int, added []uint64, old bits) error {
+	i := 0
+	return readSeen(j.path("seen", gen), j.key.Hash(seenCheck), func(int) {}, func(h uint64) {
+		for i < len(added) && added[i] < h {
+			i++
+		}
+		if i < len(added) && added[i] == h {
+			old.add(i)
+			i++
+		}
+	})
+}
+
+// A SeenBase is what a stopped crawl had seen: its snapshot's seen file,
+// on disk, and the hashes of the URLs its journals queued or did since,
+// which the file does not hold. A crawl stands its seen set on it: in
+// memory when it is small (Each), on disk when not (SeenDisk).
+type SeenBase struct {
+	File   string   // the snapshot's seen file (seenfile.go); "" if there is no snapshot
+	InFile int      // how many hashes File holds
+	Added  []uint64 // the journals' hashes, sorted, without repeats, none in File
+	key    urlnorm.SeenKey
+}
+
+// Len is how many URLs it holds.
+func (b *SeenBase) Len() int { return b.InFile + len(b.Added) }
+
+// Each calls fn with every hash it holds: File's, read from disk, then
+// Added's.
+func (b *SeenBase) Each(fn func(h uint64)) error {
+	if b.File != "" {
+		if err := readSeen(b.File, b.key.Hash(seenCheck), func(int) {}, fn); err != nil {
+			return err
+		}
+	}
+	for _, h := range b.Added {
+		fn(h)
+	}
+	return nil
 }

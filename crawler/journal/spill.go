@@ -50,6 +50,9 @@ func OpenSpill(dir string) (*Spill, error) {
 	return s, os.MkdirAll(dir, 0o755)
 }
 
+// Dir is the directory it keeps its chunks in.
+func (s *Spill) Dir() string { return s.dir }
+
 // Name is the name of a new chunk: names are handed out in order, before
 // the chunk is written, so a host's chunks are read in the order made.
 func (s *Spill) Name() string {

@@ -92,6 +92,27 @@ func (s *Seen) HasHash(h uint64) bool {
 // set it stands on.
 func (s *Seen) Len() int { return s.n }
 
+// AppendHashes appends the hashes of the set's URLs to dst, in no order,
+// not counting those of the set it stands on: what a crawler moves to
+// disk when the set outgrows the memory it may have.
+func (s *Seen) AppendHashes(dst []uint64) []uint64 {
+	for _, h := range s.slots {
+		if h != 0 {
+			dst = append(dst, h)
+		}
+	}
+	return dst
+}
+
+// Key is the key the set hashes with (Hash), drawn at random on first use
+// if it was not made with one.
+func (s *Seen) Key() SeenKey {
+	if !s.keyed {
+		s.key, s.keyed = NewSeenKey(), true
+	}
+	return s.key
+}
+
 // Reserve makes room for n more URLs at once: a set about to be filled
 // from a file grows once, not a dozen times.
 func (s *Seen) Reserve(n int) {
@@ -103,12 +124,7 @@ func (s *Seen) Reserve(n int) {
 
 // Hash is url's hash in this set: SeenKey.Hash with its key, drawn at
 // random on first use if the set was not made with one.
-func (s *Seen) Hash(url string) uint64 {
-	if !s.keyed {
-		s.key, s.keyed = NewSeenKey(), true
-	}
-	return s.key.Hash(url)
-}
+func (s *Seen) Hash(url string) uint64 { return s.Key().Hash(url) }
 
 // find returns the slot holding h, or the empty slot where h belongs.
 // It starts at a slot chosen from h and walks forward (linear probing);

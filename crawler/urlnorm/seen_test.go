@@ -1,7 +1,9 @@
 package urlnorm
 
 import (
+	"fmt"
 	"runtime"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -187,4 +189,32 @@ func BenchmarkSeenHash(b *testing.B) {
 		sum += k.Hash(u)
 	}
 	runtime.KeepAlive(sum)
+}
+
+// AppendHashes gives the hashes of the set's own URLs, each once, and
+// not those of the set it stands on: what a crawler moves to disk.
+func TestSeenAppendHashes(t *testing.T) {
+	key := NewSeenKey()
+	under := NewSeen(key, nil)
+	under.Add("http://a.test/under")
+	s := NewSeen(key, &under)
+	var want []uint64
+	for i := range 3000 { // past a few growths of the table
+		u := fmt.Sprintf("http://a.test/%d", i)
+		s.Add(u)
+		want = append(want, key.Hash(u))
+	}
+	got := s.AppendHashes([]uint64{7})
+	slices.Sort(want)
+	if got[0] != 7 || len(got) != 3001 {
+		t.Fatalf("%d hashes after the one appended to, want 3000", len(got)-1)
+	}
+	got = got[1:]
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Fatal("AppendHashes does not give the set's hashes")
+	}
+	if s.Key() != key {
+		t.Fatal("Key is not the key the set was made with")
+	}
 }
