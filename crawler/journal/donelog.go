@@ -25,6 +25,65 @@ func (j *Journal) appendDoneLog(marks []byte) error {
 	return appendSynced(filepath.Join(j.dir, "done"), marks)
 }
 
+// A doneLogWriter appends a fold's O entries to the done log as the fold
+// counts them, a buffer at a time: a fold of a million pages does not
+// hold a million entries. sync makes them last, before the snapshot that
+// counts them is written. A fold cut short leaves its entries appended;
+// the next fold appends them again, and readDoneLog reads an entry that
+// starts where one before it did as replacing it.
+type doneLogWriter struct {
+	path string
+	f    *os.File
+	buf  []byte
+	err  error
+}
+
+// doneLogBuffer is how much of a fold's entries is held before it is
+// appended: a variable only so that a test can make a fold append often.
+var doneLogBuffer = 1 << 20
+
+func (j *Journal) doneLogWriter() *doneLogWriter {
+	return &doneLogWriter{path: filepath.Join(j.dir, "done")}
+}
+
+// add appends an O entry, counted by a fold.
+func (d *doneLogWriter) add(e entry) {
+	d.buf = appendMark(d.buf, e.n[0], e.n[1], e.sum, e.lines)
+	if len(d.buf) >= doneLogBuffer {
+		d.flush()
+	}
+}
+
+func (d *doneLogWriter) flush() {
+	if d.err != nil || len(d.buf) == 0 {
+		return
+	}
+	if d.f == nil {
+		d.f, d.err = os.OpenFile(d.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		if d.err != nil {
+			return
+		}
+	}
+	_, d.err = d.f.Write(d.buf)
+	d.buf = d.buf[:0]
+}
+
+// sync appends what is held, and makes every entry appended survive a
+// power cut.
+func (d *doneLogWriter) sync() error {
+	d.flush()
+	if d.err == nil && d.f != nil {
+		d.err = d.f.Sync()
+	}
+	return d.err
+}
+
+func (d *doneLogWriter) close() {
+	if d.f != nil {
+		d.f.Close()
+	}
+}
+
 // recoverOutput deals with an -o shorter than the snapshot vouched for
 // (vouched): it finds, from the done log, the longest start of -o whose
 // lines are whole and match, and cuts -o there. It appends to the last

@@ -1,5 +1,15 @@
 package journal
 
+import "testing"
+
+// SetDoneLogBuffer makes folds append their done log entries n bytes at
+// a time, until the test ends.
+func SetDoneLogBuffer(t *testing.T, n int) {
+	was := doneLogBuffer
+	doneLogBuffer = n
+	t.Cleanup(func() { doneLogBuffer = was })
+}
+
 // WaitFold waits for the fold under way, if one is, and returns what the
 // journal's next Write would say of it.
 func (j *Journal) WaitFold() error {

@@ -136,8 +136,9 @@ func (j *Journal) fold(snap int, gens []int, check *Output, fo *folding) error {
 	w := newWalk(j.key, check, j.opts.Counts)
 	var added []uint64                                       // the hashes of the URLs the journals added
 	w.onQueued = func(h uint64) { added = append(added, h) } // a URL done was queued first
-	var marks []byte                                         // the O entries counted: for the done log
-	w.onMark = func(e entry) { marks = appendMark(marks, e.n[0], e.n[1], e.sum, e.lines) }
+	done := j.doneLogWriter()                                // the O entries counted, appended to the done log as they are
+	defer done.close()
+	w.onMark = done.add
 	var sf *os.File
 	var queue, entries int64
 	if snap > 0 {
@@ -178,10 +179,9 @@ func (j *Journal) fold(snap int, gens []int, check *Output, fo *folding) error {
 			return err
 		}
 	}
-	if err := j.appendDoneLog(marks); err != nil {
+	if err := done.sync(); err != nil {
 		return err
 	}
-	marks = nil
 	slices.Sort(added)
 	added = slices.Compact(added)
 	// Two bits for each hash the journals added, rather than two more

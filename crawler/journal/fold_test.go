@@ -134,8 +134,20 @@ func TestDamagedSnapshotIsRefused(t *testing.T) {
 // an edit, a tool gone wrong) loses no page: the done log says whose
 // lines were past the last whole one, and they are to do again, with a
 // notice; the next start finds it as the first left it. Without the done
-// log, the start refuses, saying so, rather than lose them.
+// log, the start refuses, saying so, rather than lose them. Folds append
+// their entries to the done log as they count them, a buffer at a time:
+// so again with a buffer of a byte, every entry appended on its own (seen
+// failing, the start refusing for want of the done log's entries, with a
+// fold dropping what it held when its buffer was full).
 func TestOutputCutBelowTheSnapshotIsMadeGood(t *testing.T) {
+	t.Run("done log appended at the end", outputCutBelowTheSnapshotIsMadeGood)
+	t.Run("done log appended entry by entry", func(t *testing.T) {
+		journal.SetDoneLogBuffer(t, 1)
+		outputCutBelowTheSnapshotIsMadeGood(t)
+	})
+}
+
+func outputCutBelowTheSnapshotIsMadeGood(t *testing.T) {
 	dir := t.TempDir()
 	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out.jsonl")
 	want := foldCrawl(t, state, out, 60)
