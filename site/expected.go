@@ -1,6 +1,7 @@
 package site
 
 import (
+	"hash/maphash"
 	"net/url"
 	"slices"
 	"strconv"
@@ -28,42 +29,63 @@ import (
 // the wire. The home page links every other host's root, so a crawler that starts at
 // URL() alone, and may go to every host, fetches the same URLs.
 func (s *Site) Expected(robots bool) []string {
-	roots := s.URLs()
 	var out []string
-	for _, t := range s.walk(robots) {
-		h, path := splitTarget(t)
-		out = append(out, strings.TrimSuffix(roots[h], "/")+escapeTarget(path))
-	}
+	s.EachExpected(robots, func(u string) { out = append(out, u) })
 	slices.Sort(out)
 	return out
 }
 
+// EachExpected calls fn with each URL that Expected lists, in the order a one-worker
+// crawler would fetch them, without keeping them: a site of ten million pages is
+// walked in about a gigabyte, where Expected's sorted list takes as much again.
+func (s *Site) EachExpected(robots bool, fn func(url string)) {
+	roots := s.URLs()
+	s.walk(robots, func(t string) {
+		h, path := splitTarget(t)
+		fn(strings.TrimSuffix(roots[h], "/") + escapeTarget(path))
+	})
+}
+
 // walk is a breadth-first walk of the graph from every host's "/", in the order a
-// one-worker crawler would fetch. It returns on-site targets in piece.target's spelling.
-func (s *Site) walk(robots bool) []string {
-	seen := map[string]bool{}
-	var order []string
-	for h := range s.hosts {
-		seen[on(h, "/")] = true
-		order = append(order, on(h, "/"))
-	}
-	for i := 0; i < len(order); i++ {
-		_, targets := s.node(order[i])
-		for _, t := range targets {
-			if !strings.HasPrefix(t, "/") { // off-site: a strict crawler stays home
-				continue
-			}
-			if seen[t] {
-				continue
-			}
-			if _, path := splitTarget(t); robots && !robotsAllow(escapeTarget(path)) {
-				continue
-			}
-			seen[t] = true
-			order = append(order, t)
+// one-worker crawler would fetch, telling visit each on-site target in piece.target's
+// spelling. It keeps a 128-bit hash of each target it has seen, not the target, and
+// only the level it walks and the next: two targets sharing a hash (one chance in
+// about 10^24 at ten million) would drop one from the walk, never add one.
+func (s *Site) walk(robots bool, visit func(target string)) {
+	seed0, seed1 := maphash.MakeSeed(), maphash.MakeSeed()
+	seen := map[[2]uint64]struct{}{}
+	add := func(t string) bool {
+		k := [2]uint64{maphash.String(seed0, t), maphash.String(seed1, t)}
+		if _, ok := seen[k]; ok {
+			return false
 		}
+		seen[k] = struct{}{}
+		return true
 	}
-	return order
+	var level []string
+	for h := range s.hosts {
+		add(on(h, "/"))
+		level = append(level, on(h, "/"))
+	}
+	for len(level) > 0 {
+		var next []string
+		for _, t := range level {
+			visit(t)
+			_, targets := s.node(t)
+			for _, t := range targets {
+				if !strings.HasPrefix(t, "/") { // off-site: a strict crawler stays home
+					continue
+				}
+				if _, path := splitTarget(t); robots && !robotsAllow(escapeTarget(path)) {
+					continue
+				}
+				if add(t) {
+					next = append(next, t)
+				}
+			}
+		}
+		level = next
+	}
 }
 
 // escapeTarget percent-encodes the path of a target ("/charset/café.html" becomes

@@ -32,9 +32,16 @@ func TestSameSeedSameSite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if slices.Equal(other.walk(false), a.walk(false)) {
+	if slices.Equal(walked(other), walked(a)) {
 		t.Error("seeds 42 and 43 give the same site")
 	}
+}
+
+// walked is every target of s's walk, robots.txt ignored, in its order.
+func walked(s *Site) []string {
+	var out []string
+	s.walk(false, func(t string) { out = append(out, t) })
+	return out
 }
 
 // relative strips the root from each URL.
@@ -56,7 +63,7 @@ func TestSizeFollowsConfig(t *testing.T) {
 		}
 		cfg, _ = cfg.withDefaults()
 		html := 0
-		for _, p := range s.walk(false) {
+		for _, p := range walked(s) {
 			if isHTMLPage(s, p) {
 				html++
 			}
