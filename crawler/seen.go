@@ -36,7 +36,8 @@ import (
 //     (route, addurl.go), in the order they were found;
 //   - a link the disk said was seen is kept in a small cache, so that a
 //     page linked from every page — a home page — asks the disk once in a
-//     while, not a million times.
+//     while, not a million times; and a page's link to itself ("#reviews")
+//     never asks: the pages on the wire are known (sent, recorded).
 //
 // It is exact: a link is never taken for seen unless its hash was seen
 // (a 64-bit keyed hash, as urlnorm.Seen's: two URLs sharing one is the
@@ -65,11 +66,12 @@ type seenSet struct {
 	limit int           // hashes memory holds before they go to disk; 0: no limit
 	under *urlnorm.Seen // a stopped crawl's set, kept in memory when it is small (standOn); nil: none
 
-	mem    urlnorm.Seen      // URLs seen that the disk does not hold: every one, until it holds some
-	moving *urlnorm.Seen     // memory's hashes on their way to disk: seen meanwhile
-	disk   *journal.SeenDisk // nil until memory first overflows, or a restart stands on disk
-	onDisk bool              // the disk holds URLs memory does not: memory's "not seen" is a "perhaps"
-	hot    []uint64          // hashes the disk said were seen, by their low bits: a cache
+	mem    urlnorm.Seen        // URLs seen that the disk does not hold: every one, until it holds some
+	moving *urlnorm.Seen       // memory's hashes on their way to disk: seen meanwhile
+	disk   *journal.SeenDisk   // nil until memory first overflows, or a restart stands on disk
+	onDisk bool                // the disk holds URLs memory does not: memory's "not seen" is a "perhaps"
+	hot    []uint64            // hashes the disk said were seen, by their low bits: a cache
+	wire   map[uint64]struct{} // the pages on the wire (sent, not yet recorded): seen, surely
 
 	asked   urlnorm.Seen // links waiting for the disk's answer, the first time each was found
 	waiting []seenLink   // them, in the order found
@@ -114,7 +116,7 @@ const (
 // init makes s the seen set of c, with a random key until a state
 // directory gives the crawl's (standOn), and limit hashes in memory.
 func (s *seenSet) init(c *Crawler, st *store, limit int) {
-	*s = seenSet{c: c, store: st, key: urlnorm.NewSeenKey(), limit: max(limit, 0)}
+	*s = seenSet{c: c, store: st, key: urlnorm.NewSeenKey(), limit: max(limit, 0), wire: map[uint64]struct{}{}}
 	s.mem = urlnorm.NewSeen(s.key, nil)
 	s.asked = urlnorm.NewSeen(s.key, nil)
 }
@@ -222,6 +224,10 @@ func (s *seenSet) knows(h uint64) bool {
 		return true
 	case s.hot != nil && s.hot[h%hotSlots] == h:
 		return true
+	case len(s.wire) > 0:
+		if _, ok := s.wire[h]; ok {
+			return true
+		}
 	}
 	return s.batch != nil && s.batch.asked.HasHash(h)
 }
@@ -433,14 +439,27 @@ func (s *seenSet) stats() SeenStats {
 	return SeenStats{Asked: s.asks, Repeats: s.repeats, Passes: s.passes, Waiting: s.left(), OnDisk: s.onDiskN}
 }
 
-// As an extension (extension.go), the set hears only that the crawl is
-// over: finish waits for the job with the executor, then lets the files
-// go, and removes this loop's own; abandon lets them go at once.
+// As an extension (extension.go), the set hears of the pages on the
+// wire, between their request (sent) and their record: a page's links to
+// itself, found meanwhile, are known without asking the disk. When the
+// crawl is over, finish waits for the job with the executor, then lets
+// the files go, and removes this loop's own; abandon lets them go at
+// once.
+
+func (s *seenSet) sent(url string) {
+	if s.limit > 0 { // the disk may come: from before, so that no page it takes is missed
+		s.wire[s.key.Hash(url)] = struct{}{}
+	}
+}
+
+func (s *seenSet) recorded(r *Record) {
+	if len(s.wire) > 0 {
+		delete(s.wire, s.key.Hash(r.URL))
+	}
+}
 
 func (s *seenSet) started()                               {}
 func (s *seenSet) queued(frontier.Item)                   {}
-func (s *seenSet) sent(string)                            {}
-func (s *seenSet) recorded(*Record)                       {}
 func (s *seenSet) dropped(string)                         {}
 func (s *seenSet) robotsLearnt(string, []byte, time.Time) {}
 func (s *seenSet) serverHeld(string, time.Time)           {}

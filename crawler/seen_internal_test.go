@@ -2,10 +2,13 @@ package crawler
 
 import (
 	"fmt"
+	"net/http"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"loopkit/internal/wirelog"
 	"loopkit/loop"
 	"loopkit/site"
 )
@@ -127,3 +130,22 @@ func diff(a, b []string) []string {
 }
 
 func head(s []string) []string { return s[:min(len(s), 5)] }
+
+// A page's links to itself ("#reviews", its own path) never ask the disk:
+// the set knows the pages on the wire. With the seen set on disk from its
+// first URLs, a site of 300 pages that link only to themselves is crawled
+// with no link found seen on disk. Seen failing (299 found there) with
+// sent not noting the page on the wire.
+func TestALinkToItsOwnPageNeverAsksTheDisk(t *testing.T) {
+	srv := wirelog.New(t)
+	root := srv.Host("h", wirelog.Fan(300, func(w http.ResponseWriter, r *http.Request) {
+		wirelog.Page(w, "#top", r.URL.Path, "./"+strings.TrimPrefix(r.URL.Path, "/"))
+	}))
+	c := crawlInternal(t, Config{Roots: []string{root}, NoRobots: true, MaxTasks: 8, SeenMemory: 1})
+	if n := c.Stats().Done; n != 301 {
+		t.Fatalf("%d recorded, want 301", n)
+	}
+	if !c.seen.onDisk || c.seen.repeats != 0 {
+		t.Fatalf("on disk %v; %d links found seen there, want none", c.seen.onDisk, c.seen.repeats)
+	}
+}
