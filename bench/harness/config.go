@@ -28,6 +28,7 @@ type Config struct {
 	Seed        uint64 // of the rounds' random order [the time]
 	Quick       bool   // small counts and short runs: a smoke run of seconds
 	Pages       int    // size of the site, crawled in S4 [10 000; quick: 300]
+	S7Pages     []int  // the sizes S7 crawls [10k, 100k, 1M, 10M; quick: 10k], killed and resumed at its usual ones
 	Poller      string // the reactor's poller: "epoll", "poll", "" for the best
 	SyscallTool string // S5: "auto" (perf, else strace), "perf", "strace" or "none"
 	ProfileDir  string // if set, every client run writes a CPU profile here
@@ -84,6 +85,8 @@ func (c *Config) Check() error {
 	switch {
 	case c.Rounds < 0, c.GOMAXPROCS < 0, c.SiteGOMAXPROCS < 0, c.Pages < 0, c.Warmup < 0, c.Duration < 0:
 		return fmt.Errorf("rounds, gomaxprocs, pages and durations must not be negative")
+	case slices.ContainsFunc(c.S7Pages, func(n int) bool { return n < 10_000 || n > 100_000_000 }):
+		return fmt.Errorf("S7's sizes must be between 10,000 and 100,000,000 pages, not %v", c.S7Pages)
 	case c.Pin != "" && c.Pin != "auto" && c.Pin != "off":
 		return fmt.Errorf("-pin is auto or off, not %q", c.Pin)
 	case c.Self == "":
@@ -178,11 +181,13 @@ func sizesFor(quick bool) sizes {
 		s5N: 20_000, s5Small: 2_000, s5C: 64,
 		// Percentiles pool thousands of requests per round: five rounds.
 		s6C: 64, s6Rounds: 5, s6Fractions: []float64{0.5, 0.9},
-		// A million pages take about a minute, and the crawl's figures are
-		// of one long run, not of many short ones: once each. Killed and
-		// resumed at 100,000, with a journal and queues that fit in memory,
-		// and at a million, where they do not.
-		s7Pages: []int{10_000, 100_000, 1_000_000}, s7Hosts: 20, s7Resume: []int{100_000, 1_000_000},
+		// A million pages take about a minute, ten million about six, and
+		// the crawl's figures are of one long run, not of many short ones:
+		// once each. Killed and resumed at 100,000, with a journal and
+		// queues that fit in memory, at a million, where they do not, and
+		// at ten million, whose seen set is on disk too.
+		s7Pages: []int{10_000, 100_000, 1_000_000, 10_000_000}, s7Hosts: 20,
+		s7Resume: []int{100_000, 1_000_000, 10_000_000},
 		// Five pairs per host count, each run a few seconds: a default that
 		// costs more than a few percent shows in every pair.
 		s8Pages: 30_000, s8Pairs: 5, s8Hosts: []int{1, 20, 200},

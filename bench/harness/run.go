@@ -50,6 +50,9 @@ func Run(ctx context.Context, cfg Config) (*report.Results, error) {
 		}
 	}
 	b.sizes.pages = cfg.Pages
+	if len(cfg.S7Pages) > 0 {
+		b.sizes.s7Pages = cfg.S7Pages
+	}
 	b.pin()
 	b.meta = b.makeMeta()
 	for _, s := range cfg.Skipped {

@@ -29,6 +29,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -64,6 +65,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.IntVar(&cfg.SiteGOMAXPROCS, "site-gomaxprocs", 0, "GOMAXPROCS of the site process (default: the processors it may use)")
 	flags.BoolVar(&cfg.Quick, "quick", false, "a smoke run of seconds: tiny counts, short runs, figures that mean nothing, no targets")
 	flags.IntVar(&cfg.Pages, "pages", 0, "pages of the site crawled in S4 (default 10000; -quick: 300)")
+	s7Pages := flags.String("s7-pages", "", "comma-separated `sizes` S7 crawls (default 10000,100000,1000000,10000000; -quick: 10000)")
 	flags.StringVar(&cfg.Poller, "poller", "", "the reactor's poller: epoll, kqueue, poll (default: the best there is)")
 	flags.StringVar(&cfg.ProfileDir, "cpuprofile", "", "write a pprof CPU profile of every client run into `dir`")
 	flags.StringVar(&cfg.SyscallTool, "syscalls", "auto", "how S5 counts system calls: auto, perf, strace or none")
@@ -78,6 +80,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg.Scenarios = list(*scenarios)
+	for _, n := range list(*s7Pages) {
+		pages, err := strconv.Atoi(n)
+		if err != nil {
+			fmt.Fprintf(stderr, "bench: -s7-pages: %q is not a number\n", n)
+			return 2
+		}
+		cfg.S7Pages = append(cfg.S7Pages, pages)
+	}
 	cfg.Variants = list(*variants)
 	cfg.Command = strings.Join(append([]string{"go run ./cmd/bench"}, args...), " ")
 	if !*quiet {
