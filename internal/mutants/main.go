@@ -64,6 +64,9 @@ var areas = map[string][]string{
 	"client":   {"./crawler/http1"},
 	"frontier": {"./crawler/frontier"},
 	"resp":     {"./crawler/resp"},
+	"urlnorm":  {"./crawler/urlnorm"},
+	"robots":   {"./crawler/robots"},
+	"links":    {"./crawler/links"},
 }
 
 func (m mutant) area() string {
@@ -74,6 +77,12 @@ func (m mutant) area() string {
 		return "frontier"
 	case strings.HasPrefix(m.file, "crawler/resp/"):
 		return "resp"
+	case strings.HasPrefix(m.file, "crawler/urlnorm/"):
+		return "urlnorm"
+	case strings.HasPrefix(m.file, "crawler/robots/"):
+		return "robots"
+	case strings.HasPrefix(m.file, "crawler/links/"):
+		return "links"
 	}
 	return "reactor"
 }
@@ -173,7 +182,7 @@ func mainErr(pattern string, round int, verbose, listOnly, own bool, timeout tim
 	if listOnly {
 		return nil
 	}
-	for _, area := range []string{"reactor", "client", "frontier", "resp"} {
+	for _, area := range []string{"reactor", "client", "frontier", "resp", "urlnorm", "robots", "links"} {
 		if s, ok := score[area]; ok && s[1] > 0 {
 			fmt.Printf("%s: %d of %d killed (%.0f %%)\n", area, s[0], s[1], 100*float64(s[0])/float64(s[1]))
 		}
