@@ -1,10 +1,11 @@
 // Command mutants asks of the tests what an outside reviewer asks: if this
 // line of the code were wrong, would a test fail? Each mutant in list.go
-// changes one line (or a few, for one change) of the reactor or the HTTP
-// client so that it behaves wrongly; the runner applies it and runs that
-// area's tests. A mutant the tests kill is a behaviour they guard; one
-// that survives is a blind spot — unless the change makes no difference
-// anyone could see (an equivalent mutant), which list.go then says.
+// changes one line (or a few, for one change) of the reactor, the HTTP
+// client, the frontier, the Redis client or the parsers so that it
+// behaves wrongly; the runner applies it and runs that area's tests. A
+// mutant the tests kill is a behaviour they guard; one that survives is
+// a blind spot — unless the change makes no difference anyone could see
+// (an equivalent mutant), which list.go then says.
 //
 // Run it from anywhere in the module:
 //
