@@ -70,20 +70,12 @@ var areas = map[string][]string{
 	"links":    {"./crawler/links"},
 }
 
+// area is the area whose packages include m's; the reactor's if none does.
 func (m mutant) area() string {
-	switch {
-	case strings.HasPrefix(m.file, "crawler/http1/"):
-		return "client"
-	case strings.HasPrefix(m.file, "crawler/frontier/"):
-		return "frontier"
-	case strings.HasPrefix(m.file, "crawler/resp/"):
-		return "resp"
-	case strings.HasPrefix(m.file, "crawler/urlnorm/"):
-		return "urlnorm"
-	case strings.HasPrefix(m.file, "crawler/robots/"):
-		return "robots"
-	case strings.HasPrefix(m.file, "crawler/links/"):
-		return "links"
+	for area, pkgs := range areas {
+		if slices.Contains(pkgs, m.pkg()) {
+			return area
+		}
 	}
 	return "reactor"
 }
