@@ -1,8 +1,8 @@
 // Command mutants asks of the tests what an outside reviewer asks: if this
 // line of the code were wrong, would a test fail? Each mutant in list.go
 // changes one line (or a few, for one change) of the reactor, the HTTP
-// client, the frontier, the Redis client or the parsers so that it
-// behaves wrongly; the runner applies it and runs that area's tests. A
+// client, the frontier, the Redis client, the parsers or the crawl's
+// journal so that it behaves wrongly; the runner applies it and runs that area's tests. A
 // mutant the tests kill is a behaviour they guard; one that survives is
 // a blind spot — unless the change makes no difference anyone could see
 // (an equivalent mutant), which list.go then says.
@@ -68,6 +68,7 @@ var areas = map[string][]string{
 	"urlnorm":  {"./crawler/urlnorm"},
 	"robots":   {"./crawler/robots"},
 	"links":    {"./crawler/links"},
+	"journal":  {"./crawler/journal"},
 }
 
 // area is the area whose packages include m's; the reactor's if none does.
@@ -175,7 +176,7 @@ func mainErr(pattern string, round int, verbose, listOnly, own bool, timeout tim
 	if listOnly {
 		return nil
 	}
-	for _, area := range []string{"reactor", "client", "frontier", "resp", "urlnorm", "robots", "links"} {
+	for _, area := range []string{"reactor", "client", "frontier", "resp", "urlnorm", "robots", "links", "journal"} {
 		if s, ok := score[area]; ok && s[1] > 0 {
 			fmt.Printf("%s: %d of %d killed (%.0f %%)\n", area, s[0], s[1], 100*float64(s[0])/float64(s[1]))
 		}
