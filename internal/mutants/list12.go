@@ -7,6 +7,10 @@ package main
 // is the first round to reach crawler/journal: its snapshots, folds, done
 // log and handling of damage.
 //
+// Its first run (-own), before any test was written for it: crawler/frontier
+// 10 of 16 killed, crawler/journal 6 of 13, each by a named test, none by a
+// timeout. The thirteen survivors were then closed by tests of their own.
+//
 // Left out as equivalent, so not listed: the failure window's "more than
 // 5 %" written with < instead of <= (two of thirty is 200 > 150 either
 // way, and 150 is no multiple of 100); a start's cut of -o past what is
