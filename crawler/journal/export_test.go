@@ -22,3 +22,9 @@ func StartEntry(outLen int64, newOutput bool) []byte {
 	}
 	return appendNumbers(nil, kindStart, outLen, n)
 }
+
+// UndoneEntry is the U entry a start writes for a page whose line in -o
+// was lost below a snapshot (donelog.go).
+func UndoneEntry(url string, depth int32) []byte {
+	return appendQueued(nil, kindUndone, url, depth, 0)
+}
