@@ -158,3 +158,49 @@ func TestASnapshotMissingAnEntryIsRefused(t *testing.T) {
 		t.Fatalf("replay of a snapshot missing an entry: %v", err)
 	}
 }
+
+// A damaged tail of a journal that is not the last (a damaged disk: a
+// journal is synced before the next one is begun) is damage: no page
+// done after it counts as done, at the start that finds it, nor in the
+// snapshot a fold writes from the same journals. Page 1's link may have
+// been in the damaged bytes.
+func TestADamagedTailOfAnEarlierJournalIsDamage(t *testing.T) {
+	dir := t.TempDir()
+	u1, u2, u3 := "http://a.test/1", "http://a.test/2", "http://a.test/3"
+	j := open(t, dir)
+	start(t, j, time.Now(), nil)
+	write(t, j, queued(u1, u2, u3))
+	j.Close()
+	f, err := os.OpenFile(filepath.Join(dir, "journal.1"), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(journal.AppendQueued(nil, "http://a.test/4", 2, 10)[:20]) // page 1's link, half left
+	f.Close()
+	os.WriteFile(filepath.Join(dir, "journal.2"), journal.AppendDone(nil, u1), 0o644)
+
+	j, err = journal.Open(dir, settings, journal.Options{FoldMin: 1}) // folds as it begins
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := start(t, j, time.Now(), nil)
+	if want := todo(u1, u2, u3); !slices.Equal(r.queued, want) || r.summary.Done != 0 {
+		t.Fatalf("to do %v, %d done; want %v, none done", r.queued, r.summary.Done, want)
+	}
+	if n := j.Notices(); len(n) != 1 || !strings.Contains(n[0], "journal.1: a damaged tail") {
+		t.Fatalf("notices %q", n)
+	}
+	if err := j.WaitFold(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "snapshot.2")); err != nil {
+		t.Fatalf("the journals were not folded: %v", err)
+	}
+	j.Close()
+
+	j = open(t, dir)
+	defer j.Close()
+	if r := start(t, j, time.Now(), nil); !slices.Equal(r.queued, todo(u1, u2, u3)) || r.summary.Done != 0 {
+		t.Fatalf("after the fold: to do %v, %d done; want all three, none done", r.queued, r.summary.Done)
+	}
+}
