@@ -204,3 +204,62 @@ func TestADamagedTailOfAnEarlierJournalIsDamage(t *testing.T) {
 		t.Fatalf("after the fold: to do %v, %d done; want all three, none done", r.queued, r.summary.Done)
 	}
 }
+
+// Going on with another -o (Reuse): it is new to the crawl, so the lines
+// of the first file stay done without being looked for in it, and the
+// O entries from then on are for the new file, from where it ends. The
+// crawler refuses a new -o that holds bytes; the journal keeps them, as
+// lines that are not the crawl's.
+func TestGoingOnWithAnotherOutput(t *testing.T) {
+	for _, held := range []string{"", `{"url":"http://other.test/","status":200}` + "\n"} {
+		t.Run(fmt.Sprintf("holding %d bytes", len(held)), func(t *testing.T) {
+			dir := t.TempDir()
+			state := filepath.Join(dir, "state")
+			first, second := filepath.Join(dir, "first.jsonl"), filepath.Join(dir, "second.jsonl")
+			u0, u1, u2 := "http://a.test/", "http://a.test/1", "http://a.test/2"
+			s1, s2 := settings, settings
+			s1.Output, s2.Output = first, second
+			j, err := journal.Open(state, s1, journal.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, _ := journal.Append(first)
+			start(t, j, time.Now(), out)
+			page(t, j, out, queued(u0, u1, u2), u0)
+			j.Close()
+			out.Close()
+
+			os.WriteFile(second, []byte(held), 0o644)
+			j, err = journal.Open(state, s2, journal.Options{Reuse: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !j.NewOutput() {
+				t.Fatal("another -o is not new to the crawl")
+			}
+			out, _ = journal.Append(second)
+			if r := start(t, j, time.Now(), out); !slices.Equal(r.queued, todo(u1, u2)) || r.summary.Done != 1 || out.Size() != int64(len(held)) {
+				t.Fatalf("to do %v, %d done, -o %d bytes; want %v, 1 done, its %d bytes kept",
+					r.queued, r.summary.Done, out.Size(), todo(u1, u2), len(held))
+			}
+			page(t, j, out, nil, u1)
+			j.Close()
+			out.Close()
+
+			j, err = journal.Open(state, s2, journal.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer j.Close()
+			out, _ = journal.Append(second)
+			defer out.Close()
+			r := start(t, j, time.Now(), out)
+			if !slices.Equal(r.queued, todo(u2)) || r.summary.Done != 2 || len(j.Notices()) != 0 {
+				t.Fatalf("to do %v, %d done, notices %q; want %v, 2 done, no notice", r.queued, r.summary.Done, j.Notices(), todo(u2))
+			}
+			if b, _ := os.ReadFile(second); string(b) != held+string(line(u1)) {
+				t.Fatalf("the new -o holds %q, want what it held, then page 1's line", b)
+			}
+		})
+	}
+}
