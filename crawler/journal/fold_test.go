@@ -252,3 +252,28 @@ func TestAJournalRemovedIsReadAsDamage(t *testing.T) {
 		t.Fatalf("%d to do: the pages done in the journal after the gap are not to do again", len(r.queued))
 	}
 }
+
+// -o cut below what the snapshot vouched for, exactly after a whole
+// line, has nothing to cut: the pages whose lines were past its end are
+// to do again all the same, and the start says so.
+func TestOutputCutAtALineBelowTheSnapshotIsSaid(t *testing.T) {
+	dir := t.TempDir()
+	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out.jsonl")
+	foldCrawl(t, state, out, 60)
+	b, _ := os.ReadFile(out)
+	at := len(b)/3 + strings.IndexByte(string(b[len(b)/3:]), '\n') + 1
+	os.WriteFile(out, b[:at], 0o644)
+	kept := strings.Count(string(b[:at]), "\n")
+	j := open(t, state)
+	defer j.Close()
+	o, _ := journal.Append(out)
+	defer o.Close()
+	r := start(t, j, time.Now(), o)
+	if r.summary.Done != kept || o.Size() != int64(at) {
+		t.Fatalf("%d done, -o %d bytes; want the %d lines kept, %d bytes", r.summary.Done, o.Size(), kept, at)
+	}
+	again := fmt.Sprintf("the %d pages whose lines were past the cut are fetched again", 60-kept)
+	if n := j.Notices(); len(n) != 1 || !strings.Contains(n[0], again) {
+		t.Fatalf("notices %q, want one saying %q", n, again)
+	}
+}
