@@ -61,6 +61,18 @@ func foldCrawl(t *testing.T, state, out string, n int) (want []string) {
 	return append(want, u(n+1)+" 1 10", u(100)+" 1 10") // sent before the stop: last
 }
 
+// replayErr replays the crawl in state with out as -o, and returns the
+// error of a replay that is to refuse it.
+func replayErr(t *testing.T, state, out string) error {
+	t.Helper()
+	j := open(t, state)
+	defer j.Close()
+	o, _ := journal.Append(out)
+	defer o.Close()
+	_, err := j.Replay(time.Now(), journal.Visitor{}, o)
+	return err
+}
+
 // A crawl whose journal was folded into snapshots, again and again while
 // it ran, starts again with exactly what is left — the same as without a
 // snapshot: the URLs to do in order, those sent before the stop last,
@@ -119,11 +131,7 @@ func TestDamagedSnapshotIsRefused(t *testing.T) {
 				b, _ := os.ReadFile(snaps[0])
 				os.WriteFile(snaps[0], b[:len(b)-20], 0o644)
 			}
-			j := open(t, state)
-			defer j.Close()
-			o, _ := journal.Append(out)
-			defer o.Close()
-			if _, err := j.Replay(time.Now(), journal.Visitor{}, o); err == nil || !strings.Contains(err.Error(), "damaged") {
+			if err := replayErr(t, state, out); err == nil || !strings.Contains(err.Error(), "damaged") {
 				t.Fatalf("replay of a damaged %s: %v", damage, err)
 			}
 		})
@@ -179,11 +187,7 @@ func TestOutputCutBelowTheSnapshotIsMadeGood(t *testing.T) {
 
 	os.Remove(filepath.Join(state, "done"))
 	os.WriteFile(out, b[:at/2], 0o644)
-	j := open(t, state)
-	defer j.Close()
-	o, _ := journal.Append(out)
-	defer o.Close()
-	if _, err := j.Replay(time.Now(), journal.Visitor{}, o); err == nil || !strings.Contains(err.Error(), "the done log") {
+	if err := replayErr(t, state, out); err == nil || !strings.Contains(err.Error(), "the done log") {
 		t.Fatalf("without the done log: %v", err)
 	}
 }

@@ -150,11 +150,7 @@ func TestASnapshotMissingAnEntryIsRefused(t *testing.T) {
 	end := i + strings.IndexByte(string(b[i:]), '\n') + 1
 	os.WriteFile(snaps[0], append(b[:i:i], b[end:]...), 0o644)
 
-	j := open(t, state)
-	defer j.Close()
-	o, _ := journal.Append(out)
-	defer o.Close()
-	if _, err := j.Replay(time.Now(), journal.Visitor{}, o); err == nil || !strings.Contains(err.Error(), "entries are missing") {
+	if err := replayErr(t, state, out); err == nil || !strings.Contains(err.Error(), "entries are missing") {
 		t.Fatalf("replay of a snapshot missing an entry: %v", err)
 	}
 }
