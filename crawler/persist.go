@@ -299,17 +299,6 @@ type replayTally struct {
 	entered, filtered int
 }
 
-// isRoot says whether raw is one of this run's roots, which pass no
-// filter (the operator asked for them).
-func (c *Crawler) isRoot(raw string) bool {
-	for _, r := range c.rootURLs {
-		if r.String() == raw {
-			return true
-		}
-	}
-	return false
-}
-
 // doneCounts is the journal's Options.Counts: what a URL done counts
 // towards, when the crawl caps it — its host's pages
 // (Config.MaxPagesPerHost), its path's queries (Config.MaxQueryVariants).

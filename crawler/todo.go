@@ -33,11 +33,12 @@ type hostPolicy struct {
 // enter makes u this loop's to do: counted against its host's share
 // (MaxPagesPerHost) and its path's (MaxQueryVariants), screened, and
 // pushed on its host's queue — or, when the crawl's queue is over its
-// memory, written to disk until the host's turn (spill.go). It reports
-// why it refused u, or "".
+// memory, written to disk until the host's turn (spill.go). A root counts
+// towards its host's share, but no cap refuses it. It reports why it
+// refused u, or "".
 func (c *Crawler) enter(u *url.URL, it frontier.Item) string {
 	h := c.host(u)
-	if reason := c.capped(u, h); reason != "" {
+	if reason := c.capped(u, h); reason != "" && !c.isRoot(it.URL) {
 		c.stats.Filtered[reason]++
 		c.ext.dropped(it.URL)
 		return reason
@@ -65,6 +66,11 @@ func (c *Crawler) capped(u *url.URL, h *hostPolicy) string {
 	}
 	return ""
 }
+
+// isRoot says whether raw is one of this run's roots, which count
+// towards their host's share but pass no filter and no cap: the operator
+// asked for them.
+func (c *Crawler) isRoot(raw string) bool { return c.rootSet[raw] }
 
 // screen says whether it may wait in h's queue: not if h was given up (it
 // is recorded, with why), nor if h's robots.txt, known by now, refuses it.
