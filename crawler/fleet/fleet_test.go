@@ -2,6 +2,7 @@ package fleet_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -347,5 +348,48 @@ func TestFleetKeepsMaxPagesPerHostAcrossAHandover(t *testing.T) {
 	}
 	if got := len(slices.Compact(slices.Sorted(slices.Values(append(first.urls(), next.urls()...))))); got != 8 {
 		t.Fatalf("%d distinct pages recorded, want 8", got)
+	}
+}
+
+// A fleet obeys robots.txt, and a URL it refuses is settled with the
+// fleet, so the crawl still ends: two processes crawl a host whose
+// robots.txt disallows /private, its root linking to pages on both
+// sides. The server sees robots.txt and the allowed pages, never a
+// private one, and both processes end. (Offered URLs that skipped the
+// screen were fetched against robots.txt; refused ones never settled
+// left the crawl waiting for ever.)
+func TestFleetObeysRobotsAndEnds(t *testing.T) {
+	t.Parallel() // it mostly waits on leases and servers; each test has its own Redis
+	rds := redistest.Start(t, redistest.Options{})
+	srv := wirelog.New(t)
+	root := srv.Host("h", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/robots.txt":
+			fmt.Fprint(w, "User-agent: *\nDisallow: /private\n")
+		case r.URL.Path == "/":
+			var links []string
+			for i := range 10 {
+				links = append(links, fmt.Sprintf("/private/%d", i), fmt.Sprintf("/public/%d", i))
+			}
+			wirelog.Page(w, links...)
+		default:
+			wirelog.Page(w)
+		}
+	}))
+	cfg := crawler.Config{MaxTasks: 4, PerHost: 2}
+	a := startMember(t, rds, "robots", []string{root + "/"}, cfg)
+	b := startMember(t, rds, "robots", []string{root + "/"}, cfg)
+	for _, m := range []*member{a, b} {
+		if err := m.end(t, 30*time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range srv.Paths("h") {
+		if strings.HasPrefix(p, "/private") {
+			t.Errorf("%s, disallowed by robots.txt, reached the server", p)
+		}
+	}
+	if got, want := len(srv.Arrivals("h")), 1+1+10; got != want {
+		t.Errorf("the server saw %d requests (%v), want robots.txt, the root and 10 public pages", got, srv.Paths("h"))
 	}
 }
