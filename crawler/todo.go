@@ -16,7 +16,12 @@ import (
 // screen (spill.go). A host learns its robots.txt in one place,
 // learnRobots, and a server is held back in one, holdServer — whether
 // this process heard it, the journal kept it or the fleet did. Only this
-// file changes the frontier's queues and gates (seam_test.go keeps it so).
+// file puts URLs in the frontier's queues (Push), gives a host its gate
+// and opens it (Gate, Open), and moves a server's spacing or next start
+// (SetDelay, HoldUntil): seam_test.go keeps it so. The frontier's verbs
+// for what becomes of a job — Sent, Finish, Requeue, PushedBack, Failed —
+// are called where the job is (crawler.go, fetch.go, politeness.go), and
+// those for a host let go — Retire, Forget — where that is decided.
 
 // hostPolicy is what the crawler decided of one host (an origin), beside
 // what the frontier keeps of it: its robots.txt rules, whether it was
@@ -142,9 +147,8 @@ func (c *Crawler) holdServer(h *hostPolicy, until time.Time) {
 // manager restarting the crawl every few seconds, stays as polite as the
 // crawl. Retry-After holds, replayed, stand beside.
 func (c *Crawler) restarted() {
-	now := c.loop.Time()
 	for _, h := range c.hosts {
-		c.front.HoldUntil(h.host, now+c.front.Gap(h.host))
+		c.holdServer(h, time.Now().Add(c.front.Gap(h.host)))
 	}
 }
 
