@@ -117,6 +117,10 @@ func newCrawler(l *loop.Loop, cfg Config, cr *crawl, roots []*url.URL, out *sink
 	c := &Crawler{cfg: cfg, loop: l, rootURLs: roots, budget: cr.budget, parser: cr.budget.parse,
 		listed: cr.listed, roots: cr.roots, out: out,
 		variants: make(map[string]int), hosts: make(map[string]*hostPolicy)}
+	c.rootSet = make(map[string]bool, len(roots))
+	for _, u := range roots {
+		c.rootSet[u.String()] = true
+	}
 	c.front = frontier.New(frontier.Options{PerHost: cfg.PerHost, Delay: cfg.Delay, Jitter: cfg.Jitter, Admit: c.admit})
 	c.dispatcher.init(l)
 	c.scope = urlnorm.NewScope(roots, cfg.Lenient)

@@ -148,7 +148,7 @@ func (e *ConfigError) Error() string { return "Config." + e.Field + ": " + e.Err
 func (e *ConfigError) Unwrap() error { return e.Err }
 
 // DefaultUserAgent names the project and how to reach whoever runs it.
-// Operators should set their own contact with --user_agent.
+// Operators should set their own contact in Config.UserAgent.
 const DefaultUserAgent = "loopkit/0.1 (+https://example.invalid/loopkit; educational crawler)"
 
 func (c Config) withDefaults() Config {

@@ -20,6 +20,7 @@ type Crawler struct {
 	index    int // this loop's place in its Group: 0 on its own
 	client   *http1.Client
 	rootURLs []*url.URL
+	rootSet  map[string]bool // the roots, which pass no filter and no cap: the operator asked for them
 	scope    *urlnorm.Scope
 	seen     seenSet // the chapter's seen_urls: in memory, and past Config.SeenMemory on disk (seen.go)
 	front    *frontier.Frontier

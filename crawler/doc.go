@@ -56,16 +56,27 @@
 //	addurl.go      add         new? noted for the extensions (the chapter's add_url)
 //	addurl.go      route       this loop's to fetch
 //	todo.go        enter       counted against its host's share, screened
-//	todo.go        push        on its host's queue
-//	frontier       Push        the frontier's per-host queue
-//	dispatch.go    dispatch    handed to a parked worker once its server may be sent a request
+//	todo.go        push        on its host's queue in the frontier
+//	dispatch.go    dispatch    handed to a parked worker, once its server may be sent a request
 //	crawler.go     work        the worker wakes with it
 //	crawler.go     run         a page, not a robots.txt
 //	fetch.go       fetch       the request and its reply
 //	record.go      record      its record, counted
 //	persist.go     recorded    its line, in this loop's batch
+//	persist.go     schedule    the batch, to leave at the end of the turn
 //	persist.go     writeBatch  the batch, handed to the executor
 //	store.go       write       the batch, written: the JSON line
+//
+// Each is called by the one before it, but work: a worker parked in next
+// wakes when dispatch completes its future. On the way, side trips, each
+// a call that returns: parseLinks has a parse worker read the page
+// (parse, parsepool.go); add tells the extensions the link was found
+// (queued: a journal writes it down, persist.go) and asks the loop's
+// peers whether the link is the loop's (owns, extension.go); enter asks
+// the overflow whether it waits on disk (takes, spill.go); and the
+// frontier asks the budget before it hands the job out (admit,
+// budget.go). So a journal hears of a URL twice: when it is found, and
+// when its record is made.
 //
 // With several loops, a link whose server another loop owns leaves add
 // for shard.go (handOver, then receive on its owner's loop) and comes

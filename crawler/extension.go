@@ -37,6 +37,9 @@ import (
 //     before its jobEnds; the frontier hears that the job is over only when
 //     jobEnds has returned. An extension that waits there (the journal
 //     waits for its write to reach the kernel) makes "over" mean "written".
+//     One record comes later: a retry whose host was given up while it
+//     waited is recorded as its job ends (endJob), after jobEnds. A stop
+//     right then costs that URL a refetch, never its loss.
 //   - On a resumed crawl, the replayed queue enters before the replayed
 //     robots.txt is learnt, so that the rules screen what was queued
 //     without them.
@@ -47,7 +50,7 @@ type extension interface {
 	queued(it frontier.Item)                                  // a URL found here, new to this loop, before it is routed
 	sent(url string)                                          // a page's request went on the wire
 	recorded(r *Record)                                       // a URL's record: its end
-	dropped(url string)                                       // a URL that entered and will never be fetched nor recorded
+	dropped(url string)                                       // a URL that will never be fetched nor recorded here: over a cap, or refused by robots.txt
 	robotsLearnt(origin string, body []byte, until time.Time) // a host's robots.txt fetched here (body nil: there is none)
 	serverHeld(authority string, until time.Time)             // a server asked, with Retry-After, to be left alone until then
 	jobEnds(y task.Yield)                                     // a job is about to be over: what it did is made to last

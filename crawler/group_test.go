@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"loopkit/crawler"
+	"loopkit/internal/wirelog"
 	"loopkit/loop"
 )
 
@@ -245,4 +246,73 @@ func TestBudgetWakesAWaitingLoopOnce(t *testing.T) {
 		t.Fatalf("%d pages, %d callbacks posted across loops; want 328 pages and at most 10 posts a page", pages, posted)
 	}
 	t.Logf("%d pages, %d posts", pages, posted)
+}
+
+// onTwoLoops starts hosts a and b on srv, on ports whose servers go to
+// different loops of two: servers go to loops by a hash seeded anew in
+// each process, so it tries pairs until one splits. It returns their
+// base URLs, and b's name in srv's log.
+func onTwoLoops(t *testing.T, srv *wirelog.Server, a, b http.Handler) (baseA, baseB, nameB string) {
+	t.Helper()
+	for try := 0; try < 64; try++ {
+		nameB = fmt.Sprint("b", try)
+		baseA, baseB = srv.Host(fmt.Sprint("a", try), a), srv.Host(nameB, b)
+		if crawler.LoopOf(baseA, 2) != crawler.LoopOf(baseB, 2) {
+			return baseA, baseB, nameB
+		}
+	}
+	t.Fatal("64 pairs of ports, each on one loop")
+	return "", "", ""
+}
+
+// A page with more links for another loop than the owner takes in at one
+// turn (256) has every one of them fetched, and the crawl ends only after
+// the last: the owner takes the batch in slices, and the crawl is not over
+// while a slice waits. (With the slices past the first dropped, or the
+// Group told the batch was in after the first slice, pages were lost and
+// the crawl exited 0.)
+func TestABigBatchOfLinksCrossesWhole(t *testing.T) {
+	const n = 3*256 + 7
+	srv := wirelog.New(t)
+	var b string
+	a, b, nameB := onTwoLoops(t, srv, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		links := make([]string, n)
+		for i := range n {
+			links[i] = fmt.Sprintf("%s/u%d", b, i)
+		}
+		wirelog.Page(w, links...)
+	}), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { wirelog.Page(w) }))
+	g := crawlGroup(t, 2, crawler.Config{Roots: []string{a + "/", b + "/"}, NoRobots: true, MaxTasks: 8, ReportURLs: -1})
+	if got := len(srv.Arrivals(nameB)); got != n+1 {
+		t.Fatalf("b's server saw %d requests, want its root and the %d pages a linked to", got, n)
+	}
+	if g.HandedOver() < n {
+		t.Fatalf("%d links crossed between the loops, want at least %d", g.HandedOver(), n)
+	}
+}
+
+// A link one loop found for a server another loop owns is written down
+// (queued) where it was found, before its page is done: a crawl stopped
+// before the owner fetched it goes on with it. Here the page budget stops
+// the first run after the two roots, a's root having linked to b's /x;
+// the second run fetches /x, once. (With the link journaled only by its
+// owner, after the hand-over, the stop lost it: /x was never fetched.)
+func TestALinkHandedToAnotherLoopSurvivesAStop(t *testing.T) {
+	srv := wirelog.New(t)
+	var b string
+	a, b, nameB := onTwoLoops(t, srv, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		wirelog.Page(w, b+"/x")
+	}), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { wirelog.Page(w) }))
+	dir := t.TempDir()
+	cfg := crawler.Config{Roots: []string{a + "/", b + "/"}, NoRobots: true, MaxTasks: 2, MaxPages: 2,
+		State: dir + "/state", Output: dir + "/out.jsonl"}
+	crawlGroup(t, 2, cfg)
+	if n := srv.Count(nameB, "/x"); n != 0 {
+		t.Fatalf("/x fetched %d times in the first run, whose page budget was the two roots", n)
+	}
+	cfg.MaxPages = 0
+	crawlGroup(t, 2, cfg)
+	if n := srv.Count(nameB, "/x"); n != 1 {
+		t.Fatalf("/x fetched %d times over the two runs, want 1", n)
+	}
 }

@@ -168,3 +168,25 @@ func TestRetryOfAGivenUpHostIsRecorded(t *testing.T) {
 		t.Fatalf("%d records, want 3", len(recs))
 	}
 }
+
+// Roots pass no cap: the operator asked for them. Two roots on one host
+// with MaxPagesPerHost 1 are both fetched, and a root with a query beyond
+// MaxQueryVariants too; the links they lead to are capped as usual. (The
+// caps refused the second root silently: no record, no failed root.)
+func TestRootsPassTheCaps(t *testing.T) {
+	srv := wirelog.New(t)
+	base := srv.Host("h", wirelog.Fan(3, nil))
+	c, recs := crawl(t, crawler.Config{Roots: []string{base + "/", base + "/p1", base + "/p2?x=1", base + "/p2?x=2"},
+		NoRobots: true, MaxPagesPerHost: 1, MaxQueryVariants: 1})
+	for _, p := range []string{"/", "/p1", "/p2?x=1", "/p2?x=2"} {
+		if recs[p] == nil || srv.Count("h", p) != 1 {
+			t.Errorf("root %s: recorded %v, fetched %d times", p, recs[p] != nil, srv.Count("h", p))
+		}
+	}
+	if n := len(srv.Arrivals("h")); n != 4 {
+		t.Errorf("the server saw %d requests (%v), want the four roots", n, srv.Paths("h"))
+	}
+	if failed := c.FailedRoots(); len(failed) != 0 {
+		t.Errorf("failed roots %v", failed)
+	}
+}

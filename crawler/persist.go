@@ -231,11 +231,12 @@ func (w *writer) runAfter(fns []func()) {
 //
 // With other settings than the runs before (Config.StateReuse: a new
 // Config.Exclude to escape a trap, say), a queued URL passes this run's
-// filters first (filter, addurl.go). Only here: every other way into
-// enter comes from follow, which has just filtered it with this run's;
-// and only then: with the same settings, the URL passed the same filters
-// when it was queued, and a million of them would be filtered again for
-// nothing.
+// filters first (filter, addurl.go). Only here: a link or a redirect
+// target came through follow, which has just filtered it with this run's;
+// a link from another loop was filtered by it; a root passes no filter;
+// a fleet's offer was filtered by the process that found it. And only
+// then: with the same settings, the URL passed the same filters when it
+// was queued, and a million of them would be filtered again for nothing.
 func replayVisitor(crawlers []*Crawler, key urlnorm.SeenKey, tally *replayTally) journal.Visitor {
 	owner := func(raw string) (*Crawler, *url.URL) {
 		u, err := url.Parse(raw)
@@ -298,17 +299,6 @@ type replayTally struct {
 	refilter          bool // the settings changed: queued URLs pass this run's filters
 	entered, filtered int
 	err               error // the seen set could not stand on what the crawl had seen
-}
-
-// isRoot says whether raw is one of this run's roots, which pass no
-// filter (the operator asked for them).
-func (c *Crawler) isRoot(raw string) bool {
-	for _, r := range c.rootURLs {
-		if r.String() == raw {
-			return true
-		}
-	}
-	return false
 }
 
 // doneCounts is the journal's Options.Counts: what a URL done counts

@@ -24,7 +24,7 @@ import (
 // server's next start (Retry-After holds back everything not yet sent to
 // it, on every attempt, the last one too), and about this URL (retry or
 // not). giveUp is set when the host asked for a wait longer than
-// --max_retry_after.
+// Config.MaxRetryAfter.
 func (c *Crawler) judge(j *frontier.Job, reply *http1.Reply, err error, tries int32) (v verdict, giveUp string) {
 	now := c.loop.Time()
 	status := 0
@@ -67,7 +67,7 @@ func (c *Crawler) judge(j *frontier.Job, reply *http1.Reply, err error, tries in
 		wait = 0 // the host's own clock holds the retry back
 	case status == 429 || status == 503:
 		// A host that pushed back without saying for how long: at least
-		// a second, doubling with each try, whatever --backoff says.
+		// a second, doubling with each try, whatever Config.BackoffBase says.
 		wait = max(wait, pushbackRetryBase<<(tries-1))
 	}
 	return verdict{retry: true, wait: wait, tries: tries}, ""
@@ -170,7 +170,7 @@ func backoff(base time.Duration, attempt int) time.Duration {
 // parseRetryAfter reads Retry-After in either form (RFC 9110 §10.2.3):
 // delay-seconds, or an HTTP-date. Invalid values are ignored (ok false);
 // a date in the past means now. It does not cap what it reads: the
-// crawler compares it with --max_retry_after, and gives up on the host
+// crawler compares it with Config.MaxRetryAfter, and gives up on the host
 // rather than shorten a wait the server asked for.
 func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	v = strings.TrimSpace(v)
@@ -206,7 +206,7 @@ func parseHTTPDate(v string) (time.Time, bool) {
 const (
 	robotsTTL = 24 * time.Hour // RFC 9309 §2.4: cache no longer than 24 hours
 	// robotsMaxBytes is how much of a robots.txt is read and parsed,
-	// whatever --max_body says: RFC 9309 §2.5 asks for at least 500 KiB.
+	// whatever Config.HTTP's body limit says: RFC 9309 §2.5 asks for at least 500 KiB.
 	// A longer file is cut there, not refused.
 	robotsMaxBytes = 512 << 10
 )

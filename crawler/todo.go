@@ -16,7 +16,12 @@ import (
 // screen (spill.go). A host learns its robots.txt in one place,
 // learnRobots, and a server is held back in one, holdServer — whether
 // this process heard it, the journal kept it or the fleet did. Only this
-// file changes the frontier's queues and gates (seam_test.go keeps it so).
+// file puts URLs in the frontier's queues (Push), gives a host its gate
+// and opens it (Gate, Open), and moves a server's spacing or next start
+// (SetDelay, HoldUntil): seam_test.go keeps it so. The frontier's verbs
+// for what becomes of a job — Sent, Finish, Requeue, PushedBack, Failed —
+// are called where the job is (crawler.go, fetch.go, politeness.go), and
+// those for a host let go — Retire, Forget — where that is decided.
 
 // hostPolicy is what the crawler decided of one host (an origin), beside
 // what the frontier keeps of it: its robots.txt rules, whether it was
@@ -33,11 +38,12 @@ type hostPolicy struct {
 // enter makes u this loop's to do: counted against its host's share
 // (MaxPagesPerHost) and its path's (MaxQueryVariants), screened, and
 // pushed on its host's queue — or, when the crawl's queue is over its
-// memory, written to disk until the host's turn (spill.go). It reports
-// why it refused u, or "".
+// memory, written to disk until the host's turn (spill.go). A root counts
+// towards its host's share, but no cap refuses it. It reports why it
+// refused u, or "".
 func (c *Crawler) enter(u *url.URL, it frontier.Item) string {
 	h := c.host(u)
-	if reason := c.capped(u, h); reason != "" {
+	if reason := c.capped(u, h); reason != "" && !c.isRoot(it.URL) {
 		c.stats.Filtered[reason]++
 		c.ext.dropped(it.URL)
 		return reason
@@ -65,6 +71,11 @@ func (c *Crawler) capped(u *url.URL, h *hostPolicy) string {
 	}
 	return ""
 }
+
+// isRoot says whether raw is one of this run's roots, which count
+// towards their host's share but pass no filter and no cap: the operator
+// asked for them.
+func (c *Crawler) isRoot(raw string) bool { return c.rootSet[raw] }
 
 // screen says whether it may wait in h's queue: not if h was given up (it
 // is recorded, with why), nor if h's robots.txt, known by now, refuses it.
@@ -136,9 +147,8 @@ func (c *Crawler) holdServer(h *hostPolicy, until time.Time) {
 // manager restarting the crawl every few seconds, stays as polite as the
 // crawl. Retry-After holds, replayed, stand beside.
 func (c *Crawler) restarted() {
-	now := c.loop.Time()
 	for _, h := range c.hosts {
-		c.front.HoldUntil(h.host, now+c.front.Gap(h.host))
+		c.holdServer(h, time.Now().Add(c.front.Gap(h.host)))
 	}
 }
 

@@ -80,3 +80,28 @@ func TestEINTRAfterTheDeadlineDoesNotWaitForever(t *testing.T) {
 		t.Fatalf("restarted past the deadline with %v left, want 0 (timeoutMillis: %d)", waits[1], timeoutMillis(waits[1]))
 	}
 }
+
+// A wait with no deadline (for ever, or a poll) has no time left to
+// count down: a signal restarts it as it was. A wait for ever restarted
+// as a poll would return at once with nothing, and a caller that waits
+// for I/O would take the signal for readiness.
+func TestEINTRRestartsAWaitWithNoDeadlineAsItWas(t *testing.T) {
+	for _, timeout := range []time.Duration{-1, 0} {
+		var waits []time.Duration
+		err := retryOnEINTR(timeout, func(left time.Duration) error {
+			waits = append(waits, left)
+			if len(waits) < 3 {
+				return unix.EINTR
+			}
+			return nil
+		})
+		if err != nil || len(waits) != 3 {
+			t.Fatalf("a wait of %v: %v after %d waits, want nil after 3", timeout, err, len(waits))
+		}
+		for _, left := range waits {
+			if left != timeout {
+				t.Fatalf("a wait of %v was made as %v, want %v every time (timeoutMillis %d)", timeout, waits, timeout, timeoutMillis(left))
+			}
+		}
+	}
+}

@@ -53,6 +53,7 @@ func waitRecords(t *testing.T, n int, ms ...*member) {
 // ends, with every URL recorded. The second process joins once the first
 // holds every shard, so that shards are given back (release) too.
 func TestFleetLosesNoURLToAReplyCutShort(t *testing.T) {
+	t.Parallel() // it mostly waits on leases and servers; each test has its own Redis
 	names := slices.Sorted(func(yield func(string) bool) {
 		for name := range fleet.Scripts {
 			if !yield(name) {
@@ -104,6 +105,7 @@ func firedAt(fs []faultproxy.ReplyFired) string {
 // empty replica) has lost the crawl: every process stops with an error
 // that says so, never a normal end with pages missing.
 func TestFleetStopsWhenRedisComesBackEmpty(t *testing.T) {
+	t.Parallel() // it mostly waits on leases and servers; each test has its own Redis
 	rds := redistest.Start(t, redistest.Options{})
 	web := newHostsWeb(t, 6, 25, 10*time.Millisecond)
 	cfg := crawler.Config{MaxTasks: 6, PerHost: 2, NoRobots: true}
@@ -127,6 +129,7 @@ func TestFleetStopsWhenRedisComesBackEmpty(t *testing.T) {
 // error, within seconds, and loses nothing: once Redis has room again, a
 // process run again ends the crawl with every URL recorded.
 func TestFleetStopsOnRedisOutOfMemoryAndLosesNothing(t *testing.T) {
+	t.Parallel() // it mostly waits on leases and servers; each test has its own Redis
 	rds := redistest.Start(t, redistest.Options{})
 	web := newHostsWeb(t, 6, 25, 10*time.Millisecond)
 	cfg := crawler.Config{MaxTasks: 6, PerHost: 2, NoRobots: true}
@@ -160,6 +163,7 @@ func TestFleetStopsOnRedisOutOfMemoryAndLosesNothing(t *testing.T) {
 // process that takes its hosts over never has a request in flight on
 // one of them while the cut-off one still had.
 func TestFleetProcessCutOffFromRedisStopsAtItsLease(t *testing.T) {
+	t.Parallel() // it mostly waits on leases and servers; each test has its own Redis
 	rds := redistest.Start(t, redistest.Options{})
 	web := newHostsWeb(t, 2, 30, 200*time.Millisecond)
 	cfg := crawler.Config{MaxTasks: 8, PerHost: 1, NoRobots: true}
@@ -216,6 +220,7 @@ var _ = wirelog.Arrival{}
 // after a reconnect, and fetches again what it holds there and does not
 // know of; so the crawl ends. (Here the lost settle is put back by hand.)
 func TestFleetRefetchesWhatRedisForgotItSettled(t *testing.T) {
+	t.Parallel() // it mostly waits on leases and servers; each test has its own Redis
 	rds := redistest.Start(t, redistest.Options{})
 	web := newHostsWeb(t, 2, 30, 60*time.Millisecond)
 	p := faultproxy.New(t, rds.Addr(), nil)

@@ -2,6 +2,7 @@ package fleet_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -24,6 +25,7 @@ import (
 // fetched once; and no host ever sees more than --per_host requests at
 // once, across the whole fleet.
 func TestFleetCrawlsEachURLOnceAndPolitely(t *testing.T) {
+	t.Parallel() // it mostly waits on leases and servers; each test has its own Redis
 	rds := redistest.Start(t, redistest.Options{})
 	web := newHostsWeb(t, 8, 12, 200*time.Millisecond) // slow enough that the work is shared: a crawl over in a blink is one process's
 	cfg := crawler.Config{MaxTasks: 8, PerHost: 2, NoRobots: true}
@@ -69,6 +71,7 @@ func TestFleetCrawlsEachURLOnceAndPolitely(t *testing.T) {
 // taken and not settled is fetched again, no more than it could have in
 // flight.
 func TestFleetSurvivesADeadProcess(t *testing.T) {
+	t.Parallel() // it mostly waits on leases and servers; each test has its own Redis
 	rds := redistest.Start(t, redistest.Options{})
 	web := newHostsWeb(t, 8, 20, 10*time.Millisecond)
 	cfg := crawler.Config{MaxTasks: 6, PerHost: 2, NoRobots: true}
@@ -125,6 +128,7 @@ func TestFleetSurvivesADeadProcess(t *testing.T) {
 
 // A process whose settings differ from the crawl's is refused, with how.
 func TestFleetRefusesOtherSettings(t *testing.T) {
+	t.Parallel() // it mostly waits on leases and servers; each test has its own Redis
 	rds := redistest.Start(t, redistest.Options{})
 	l, err := loop.New(nil)
 	if err != nil {
@@ -169,6 +173,7 @@ func TestFleetRefusesOtherSettings(t *testing.T) {
 // started by one with roots (the order processes start in is nobody's
 // to choose), and if none comes, it says so.
 func TestFleetJoinerWithoutRootsWaitsAndStoresNothing(t *testing.T) {
+	t.Parallel() // it mostly waits on leases and servers; each test has its own Redis
 	rds := redistest.Start(t, redistest.Options{})
 	web := newHostsWeb(t, 2, 5, 0)
 	cfg := crawler.Config{MaxTasks: 4, NoRobots: true}
@@ -195,6 +200,7 @@ func TestFleetJoinerWithoutRootsWaitsAndStoresNothing(t *testing.T) {
 // Redis down at the start is a clear error, not a hang: a process waits
 // for it a few seconds (at most Options.JoinWait), then says why.
 func TestFleetWithoutRedisIsAnError(t *testing.T) {
+	t.Parallel() // it mostly waits on leases and servers; each test has its own Redis
 	rds := redistest.Start(t, redistest.Options{})
 	rds.Kill()
 	l, err := loop.New(nil)
@@ -215,6 +221,7 @@ func TestFleetWithoutRedisIsAnError(t *testing.T) {
 // append-only file: the processes pause their shards, say so, go on when
 // it is back, and the crawl ends with every URL recorded.
 func TestFleetSurvivesARedisRestart(t *testing.T) {
+	t.Parallel() // it mostly waits on leases and servers; each test has its own Redis
 	rds := redistest.Start(t, redistest.Options{AppendOnly: true})
 	web := newHostsWeb(t, 6, 25, 10*time.Millisecond)
 	cfg := crawler.Config{MaxTasks: 6, PerHost: 2, NoRobots: true}
@@ -243,6 +250,7 @@ func TestFleetSurvivesARedisRestart(t *testing.T) {
 // before are pages the fleet has settled, and will not fetch again, so
 // a file truncated would lose them for good.
 func TestFleetProcessRunAgainKeepsItsOutput(t *testing.T) {
+	t.Parallel() // it mostly waits on leases and servers; each test has its own Redis
 	rds := redistest.Start(t, redistest.Options{})
 	web := newHostsWeb(t, 2, 5, 0)
 	out := filepath.Join(t.TempDir(), "a.jsonl")
@@ -282,6 +290,7 @@ func TestFleetProcessRunAgainKeepsItsOutput(t *testing.T) {
 // (The fleet's URLs entered without being counted: a host with a cap of 5
 // had all of its 21 pages fetched.)
 func TestFleetKeepsMaxPagesPerHost(t *testing.T) {
+	t.Parallel() // it mostly waits on leases and servers; each test has its own Redis
 	rds := redistest.Start(t, redistest.Options{})
 	srv := wirelog.New(t)
 	root := srv.Host("h", wirelog.Fan(20, nil))
@@ -305,6 +314,7 @@ func TestFleetKeepsMaxPagesPerHost(t *testing.T) {
 // the host started again from nothing with the next one: 10 pages of a
 // cap of 8.)
 func TestFleetKeepsMaxPagesPerHostAcrossAHandover(t *testing.T) {
+	t.Parallel() // it mostly waits on leases and servers; each test has its own Redis
 	rds := redistest.Start(t, redistest.Options{})
 	srv := wirelog.New(t)
 	slow := func(w http.ResponseWriter, r *http.Request) {
@@ -338,5 +348,48 @@ func TestFleetKeepsMaxPagesPerHostAcrossAHandover(t *testing.T) {
 	}
 	if got := len(slices.Compact(slices.Sorted(slices.Values(append(first.urls(), next.urls()...))))); got != 8 {
 		t.Fatalf("%d distinct pages recorded, want 8", got)
+	}
+}
+
+// A fleet obeys robots.txt, and a URL it refuses is settled with the
+// fleet, so the crawl still ends: two processes crawl a host whose
+// robots.txt disallows /private, its root linking to pages on both
+// sides. The server sees robots.txt and the allowed pages, never a
+// private one, and both processes end. (Offered URLs that skipped the
+// screen were fetched against robots.txt; refused ones never settled
+// left the crawl waiting for ever.)
+func TestFleetObeysRobotsAndEnds(t *testing.T) {
+	t.Parallel() // it mostly waits on leases and servers; each test has its own Redis
+	rds := redistest.Start(t, redistest.Options{})
+	srv := wirelog.New(t)
+	root := srv.Host("h", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/robots.txt":
+			fmt.Fprint(w, "User-agent: *\nDisallow: /private\n")
+		case r.URL.Path == "/":
+			var links []string
+			for i := range 10 {
+				links = append(links, fmt.Sprintf("/private/%d", i), fmt.Sprintf("/public/%d", i))
+			}
+			wirelog.Page(w, links...)
+		default:
+			wirelog.Page(w)
+		}
+	}))
+	cfg := crawler.Config{MaxTasks: 4, PerHost: 2}
+	a := startMember(t, rds, "robots", []string{root + "/"}, cfg)
+	b := startMember(t, rds, "robots", []string{root + "/"}, cfg)
+	for _, m := range []*member{a, b} {
+		if err := m.end(t, 30*time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range srv.Paths("h") {
+		if strings.HasPrefix(p, "/private") {
+			t.Errorf("%s, disallowed by robots.txt, reached the server", p)
+		}
+	}
+	if got, want := len(srv.Arrivals("h")), 1+1+10; got != want {
+		t.Errorf("the server saw %d requests (%v), want robots.txt, the root and 10 public pages", got, srv.Paths("h"))
 	}
 }

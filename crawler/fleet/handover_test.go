@@ -32,6 +32,7 @@ func agentOf(a wirelog.Arrival) string {
 // requests were cancelled: the server, still answering them, saw the
 // next process's requests on top, and the URLs a second time.)
 func TestFleetDrainsAShardItGivesBack(t *testing.T) {
+	t.Parallel() // it mostly waits on leases and servers; each test has its own Redis
 	rds := redistest.Start(t, redistest.Options{})
 	web := newHostsWeb(t, 16, 12, 300*time.Millisecond)
 	cfg := crawler.Config{MaxTasks: 32, PerHost: 2, NoRobots: true}
@@ -100,6 +101,7 @@ func handover(t *testing.T, srv *wirelog.Server, a memberOptions, stop func(*mem
 // sent it. (The next holder started at once: its first request came a
 // few tens of milliseconds after the last.)
 func TestFleetKeepsAHostsSpacingAcrossAHandover(t *testing.T) {
+	t.Parallel() // it mostly waits on leases and servers; each test has its own Redis
 	rds := redistest.Start(t, redistest.Options{})
 	const delay = time.Second
 	srv := wirelog.New(t)
@@ -128,6 +130,7 @@ func TestFleetKeepsAHostsSpacingAcrossAHandover(t *testing.T) {
 // if it had just fetched it. (It started at once, a lease after the
 // death and well inside the Crawl-delay.)
 func TestFleetKeepsCrawlDelayAcrossADeath(t *testing.T) {
+	t.Parallel() // it mostly waits on leases and servers; each test has its own Redis
 	rds := redistest.Start(t, redistest.Options{})
 	const crawlDelay = 2 * time.Second
 	srv := wirelog.New(t)
@@ -156,6 +159,7 @@ func TestFleetKeepsCrawlDelayAcrossADeath(t *testing.T) {
 // lease after its last renewal. (It counted as alive for three leases,
 // so its shards waited that long.) Judged in Redis: the leases' keys.
 func TestFleetTakesADeadProcessesShardsWithinALease(t *testing.T) {
+	t.Parallel() // it mostly waits on leases and servers; each test has its own Redis
 	rds := redistest.Start(t, redistest.Options{})
 	const lease = 2 * time.Second
 	web := newHostsWeb(t, 16, 30, 40*time.Millisecond)
@@ -214,6 +218,7 @@ func TestFleetTakesADeadProcessesShardsWithinALease(t *testing.T) {
 // leases ran out, and it checks before every request. Meanwhile another
 // process took its hosts over and finished the crawl.
 func TestFleetFrozenProcessWakesAndSendsNothing(t *testing.T) {
+	t.Parallel() // it mostly waits on leases and servers; each test has its own Redis
 	rds := redistest.Start(t, redistest.Options{})
 	const lease = time.Second
 	web := newHostsWeb(t, 3, 12, 60*time.Millisecond)

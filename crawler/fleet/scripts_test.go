@@ -93,6 +93,7 @@ func withScripts(t *testing.T, body func(s *scriptCall)) *redistest.Server {
 // in the shard, nor renew it; the new holder finds what the old one had
 // taken back at the front of the queue.
 func TestFencingRefusesAProcessThatLostItsLease(t *testing.T) {
+	t.Parallel() // it mostly waits on leases and servers; each test has its own Redis
 	withScripts(t, func(s *scriptCall) {
 		t := s.t
 		a := s.must(s.run(acquire, "A", 100, 0))
@@ -131,6 +132,7 @@ func TestFencingRefusesAProcessThatLostItsLease(t *testing.T) {
 // changes nothing and answers with everything the caller holds of the
 // shard, the URLs its first reply carried among them.
 func TestAStepRunsOnce(t *testing.T) {
+	t.Parallel() // it mostly waits on leases and servers; each test has its own Redis
 	rds := withScripts(t, func(s *scriptCall) {
 		t := s.t
 		s.must(s.run(acquire, "A", 10000, 0))
@@ -159,6 +161,7 @@ func TestAStepRunsOnce(t *testing.T) {
 // A Redis that lost the crawl (restarted empty, its keys deleted) makes
 // every script answer GONE, never act on a crawl it does not have.
 func TestEveryScriptKnowsItsCrawl(t *testing.T) {
+	t.Parallel() // it mostly waits on leases and servers; each test has its own Redis
 	withScripts(t, func(s *scriptCall) {
 		s.must(s.c.Do(s.y, "DEL", testPrefix+"instance"))
 		for name, call := range map[string]func() (resp.Value, error){

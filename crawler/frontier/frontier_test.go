@@ -460,13 +460,15 @@ func TestRetryRefusedAgainIsNoCongestionEvent(t *testing.T) {
 
 // A 429 or a 503 holds the whole server for at least a second, whatever
 // its spacing: as long as the refused request's retry waits, doubling
-// with each of its tries.
+// with each of its tries, up to 30 seconds: 16 s at the fifth try, 30 s
+// (not 32) at the sixth and after.
 func TestARefusalHoldsTheServerASecondDoubling(t *testing.T) {
 	f := frontier.New(frontier.Options{PerHost: 4})
 	h := f.Host("http://a", "a")
 	push(f, h, 0, "a0", "a1")
 	at := time.Duration(0)
-	for tries, hold := range []time.Duration{time.Second, 2 * time.Second, 4 * time.Second} {
+	s := time.Second
+	for tries, hold := range []time.Duration{s, 2 * s, 4 * s, 8 * s, 16 * s, 30 * s, 30 * s} {
 		j := next(t, f, at)
 		if j.Item.URL != "a0" {
 			t.Fatalf("handed out %s, want a0's try %d", j.Item.URL, tries+1)
@@ -478,6 +480,29 @@ func TestARefusalHoldsTheServerASecondDoubling(t *testing.T) {
 		none(t, f, at+hold-ms)
 		wake(t, f, at+hold)
 		at += hold
+	}
+}
+
+// Without PerHost (or with one under 1), a server has one request in
+// flight at a time, however well it answers: concurrency is earned only
+// up to what the options allow, and the default allows one.
+func TestPerHostDefaultsToOne(t *testing.T) {
+	for _, opts := range []frontier.Options{{}, {PerHost: -2}} {
+		f := frontier.New(opts)
+		h := f.Host("http://a", "a")
+		push(f, h, 0, "a0", "a1", "a2", "a3")
+		for i := range 3 {
+			now := time.Duration(i) * time.Second
+			j := next(t, f, now)
+			f.Sent(j, now)
+			f.Succeeded(j)
+			none(t, f, now)
+			if f.Limit(h) != 1 || f.InFlight(h) != 1 {
+				t.Fatalf("PerHost %d, after %d successes: limit %d, %d in flight; want 1 and 1",
+					opts.PerHost, i+1, f.Limit(h), f.InFlight(h))
+			}
+			f.Finish(j, now)
+		}
 	}
 }
 

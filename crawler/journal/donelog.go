@@ -146,8 +146,14 @@ func (j *Journal) recoverOutput(vouched int64) error {
 			return err
 		}
 	}
-	j.cutOutput(keep, fmt.Sprintf("it held %d bytes, fewer than the %d the crawl's snapshot vouched for (cut or replaced since: a stop or a power cut does not do that); the %s whose lines were past the cut are fetched again (the done log says which)",
-		size, vouched, plural(len(seen), "page")))
+	why := fmt.Sprintf("it held %d bytes, fewer than the %d the crawl's snapshot vouched for (cut or replaced since: a stop or a power cut does not do that); the %s whose lines were past the cut are fetched again (the done log says which)",
+		size, vouched, plural(len(seen), "page"))
+	if keep < size {
+		j.cutOutput(keep, why)
+	} else {
+		// Cut after a whole line: nothing left to cut, and as much to say.
+		j.notices = append(j.notices, j.out.path+": "+why)
+	}
 	start := appendNumbers(nil, kindStart, keep, 0)
 	if err := j.appendDoneLog(start); err != nil {
 		return err

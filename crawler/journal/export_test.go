@@ -45,3 +45,9 @@ func WriteSeenFile(path string, key interface{ Hash(string) uint64 }, sorted []u
 	}
 	return w.close()
 }
+
+// UndoneEntry is the U entry a start writes for a page whose line in -o
+// was lost below a snapshot (donelog.go).
+func UndoneEntry(url string, depth int32) []byte {
+	return appendQueued(nil, kindUndone, url, depth, 0)
+}

@@ -164,8 +164,17 @@ func (j *Journal) fold(snap int, gens []int, check *Output, fo *folding) error {
 			w.damage()
 		}
 		prev = g
-		if _, err := scanFile(f, 0, w.add, func(int64, int64, int) { w.damage() }); err != nil {
+		good, err := scanFile(f, 0, w.add, func(int64, int64, int) { w.damage() })
+		if err != nil {
 			return err
+		}
+		if st, err := f.Stat(); err != nil {
+			return err
+		} else if st.Size() > good {
+			// Bytes past the last whole entry: a start cut the last
+			// journal's, so these are an earlier journal's damaged tail,
+			// which a start reads as damage (walkJournal). So does a fold.
+			w.damage()
 		}
 		if fo != nil && fo.stopped() {
 			return errFoldStopped

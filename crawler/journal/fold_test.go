@@ -61,6 +61,18 @@ func foldCrawl(t *testing.T, state, out string, n int) (want []string) {
 	return append(want, u(n+1)+" 1 10", u(100)+" 1 10") // sent before the stop: last
 }
 
+// replayErr replays the crawl in state with out as -o, and returns the
+// error of a replay that is to refuse it.
+func replayErr(t *testing.T, state, out string) error {
+	t.Helper()
+	j := open(t, state)
+	defer j.Close()
+	o, _ := journal.Append(out)
+	defer o.Close()
+	_, err := j.Replay(time.Now(), journal.Visitor{}, o)
+	return err
+}
+
 // A crawl whose journal was folded into snapshots, again and again while
 // it ran, starts again with exactly what is left — the same as without a
 // snapshot: the URLs to do in order, those sent before the stop last,
@@ -119,11 +131,7 @@ func TestDamagedSnapshotIsRefused(t *testing.T) {
 				b, _ := os.ReadFile(snaps[0])
 				os.WriteFile(snaps[0], b[:len(b)-20], 0o644)
 			}
-			j := open(t, state)
-			defer j.Close()
-			o, _ := journal.Append(out)
-			defer o.Close()
-			if _, err := j.Replay(time.Now(), journal.Visitor{}, o); err == nil || !strings.Contains(err.Error(), "damaged") {
+			if err := replayErr(t, state, out); err == nil || !strings.Contains(err.Error(), "damaged") {
 				t.Fatalf("replay of a damaged %s: %v", damage, err)
 			}
 		})
@@ -191,11 +199,7 @@ func outputCutBelowTheSnapshotIsMadeGood(t *testing.T) {
 
 	os.Remove(filepath.Join(state, "done"))
 	os.WriteFile(out, b[:at/2], 0o644)
-	j := open(t, state)
-	defer j.Close()
-	o, _ := journal.Append(out)
-	defer o.Close()
-	if _, err := j.Replay(time.Now(), journal.Visitor{}, o); err == nil || !strings.Contains(err.Error(), "the done log") {
+	if err := replayErr(t, state, out); err == nil || !strings.Contains(err.Error(), "the done log") {
 		t.Fatalf("without the done log: %v", err)
 	}
 }
@@ -262,5 +266,30 @@ func TestAJournalRemovedIsReadAsDamage(t *testing.T) {
 	}
 	if len(r.queued) <= len(want) {
 		t.Fatalf("%d to do: the pages done in the journal after the gap are not to do again", len(r.queued))
+	}
+}
+
+// -o cut below what the snapshot vouched for, exactly after a whole
+// line, has nothing to cut: the pages whose lines were past its end are
+// to do again all the same, and the start says so.
+func TestOutputCutAtALineBelowTheSnapshotIsSaid(t *testing.T) {
+	dir := t.TempDir()
+	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out.jsonl")
+	foldCrawl(t, state, out, 60)
+	b, _ := os.ReadFile(out)
+	at := len(b)/3 + strings.IndexByte(string(b[len(b)/3:]), '\n') + 1
+	os.WriteFile(out, b[:at], 0o644)
+	kept := strings.Count(string(b[:at]), "\n")
+	j := open(t, state)
+	defer j.Close()
+	o, _ := journal.Append(out)
+	defer o.Close()
+	r := start(t, j, time.Now(), o)
+	if r.summary.Done != kept || o.Size() != int64(at) {
+		t.Fatalf("%d done, -o %d bytes; want the %d lines kept, %d bytes", r.summary.Done, o.Size(), kept, at)
+	}
+	again := fmt.Sprintf("the %d pages whose lines were past the cut are fetched again", 60-kept)
+	if n := j.Notices(); len(n) != 1 || !strings.Contains(n[0], again) {
+		t.Fatalf("notices %q, want one saying %q", n, again)
 	}
 }

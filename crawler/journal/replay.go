@@ -125,6 +125,16 @@ func (j *Journal) replay(now time.Time, v Visitor) (sum Summary, again bool, err
 		}
 		return sum, true, nil
 	}
+	if j.newOut && j.out != nil && len(j.gens) > 0 {
+		// Another -o: the O entries until now vouch for the file before,
+		// which no later start could read them against. A fold counts
+		// them as they stand, as this start does, so that every start
+		// from here on reads only O entries for this file.
+		if err := j.foldNow(); err != nil {
+			return sum, false, err
+		}
+		return sum, true, nil
+	}
 	switch {
 	case j.newOut && j.out != nil:
 		j.outLen = j.out.Size() // another file: its O entries start here

@@ -114,6 +114,12 @@ func TestExtract(t *testing.T) {
 		{"base href is not itself a link",
 			`<base href="/b/">`,
 			nil},
+		{"a base href written like an earlier link still counts",
+			`<a href="/b/">b</a><base href="/b/"><a href="x">x</a>`,
+			[]string{"http://example.com/b/", "http://example.com/b/x"}},
+		{"a link written like the base href is still a link",
+			`<base href="/b/"><a href="/b/">b</a>`,
+			[]string{"http://example.com/b/"}},
 
 		// Broken HTML still yields its links.
 		{"unclosed tags and stray brackets",

@@ -2,7 +2,10 @@ package main
 
 // The mutants: one deliberate bug each, in the reactor (netpoll, future,
 // loop, task), the HTTP client (crawler/http1), the frontier or the Redis
-// client (crawler/frontier, crawler/resp), each written after the
+// client (crawler/frontier, crawler/resp), from round 11 (list11.go)
+// the URL, robots.txt and link parsers (crawler/urlnorm, crawler/robots,
+// crawler/links), and from round 12 (list12.go) the crawl's journal
+// (crawler/journal), each written after the
 // tests it is run against, by someone thinking of what those tests might
 // not look at, as an outside reviewer would. They come in rounds: each
 // round was written after the survivors of the one before had been closed

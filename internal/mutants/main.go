@@ -1,10 +1,11 @@
 // Command mutants asks of the tests what an outside reviewer asks: if this
 // line of the code were wrong, would a test fail? Each mutant in list.go
-// changes one line (or a few, for one change) of the reactor or the HTTP
-// client so that it behaves wrongly; the runner applies it and runs that
-// area's tests. A mutant the tests kill is a behaviour they guard; one
-// that survives is a blind spot — unless the change makes no difference
-// anyone could see (an equivalent mutant), which list.go then says.
+// changes one line (or a few, for one change) of the reactor, the HTTP
+// client, the frontier, the Redis client, the parsers or the crawl's
+// journal so that it behaves wrongly; the runner applies it and runs that area's tests. A
+// mutant the tests kill is a behaviour they guard; one that survives is
+// a blind spot — unless the change makes no difference anyone could see
+// (an equivalent mutant), which list.go then says.
 //
 // Run it from anywhere in the module:
 //
@@ -64,16 +65,18 @@ var areas = map[string][]string{
 	"client":   {"./crawler/http1"},
 	"frontier": {"./crawler/frontier"},
 	"resp":     {"./crawler/resp"},
+	"urlnorm":  {"./crawler/urlnorm"},
+	"robots":   {"./crawler/robots"},
+	"links":    {"./crawler/links"},
+	"journal":  {"./crawler/journal"},
 }
 
+// area is the area whose packages include m's; the reactor's if none does.
 func (m mutant) area() string {
-	switch {
-	case strings.HasPrefix(m.file, "crawler/http1/"):
-		return "client"
-	case strings.HasPrefix(m.file, "crawler/frontier/"):
-		return "frontier"
-	case strings.HasPrefix(m.file, "crawler/resp/"):
-		return "resp"
+	for area, pkgs := range areas {
+		if slices.Contains(pkgs, m.pkg()) {
+			return area
+		}
 	}
 	return "reactor"
 }
@@ -173,7 +176,7 @@ func mainErr(pattern string, round int, verbose, listOnly, own bool, timeout tim
 	if listOnly {
 		return nil
 	}
-	for _, area := range []string{"reactor", "client", "frontier", "resp"} {
+	for _, area := range []string{"reactor", "client", "frontier", "resp", "urlnorm", "robots", "links", "journal"} {
 		if s, ok := score[area]; ok && s[1] > 0 {
 			fmt.Printf("%s: %d of %d killed (%.0f %%)\n", area, s[0], s[1], 100*float64(s[0])/float64(s[1]))
 		}
