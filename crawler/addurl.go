@@ -49,9 +49,8 @@ func (c *Crawler) filter(u *url.URL, depth int) string {
 }
 
 // add is the chapter's add_url: a URL seen before is dropped; a new one
-// is noted for the extensions (a journal writes it down), then goes where
-// it is to be fetched (route). Roots come here straight, passing no
-// filter (the operator asked for them).
+// goes where it is to be fetched (route). Roots come here straight,
+// passing no filter (the operator asked for them).
 //
 // It reports whether the URL passed, and whether it was new here. A URL
 // handed over counts as passed, and as new where it goes, so a page's
@@ -63,20 +62,25 @@ func (c *Crawler) add(u *url.URL, it frontier.Item) (passed, isNew bool) {
 		// if new (seen.go): passed, not counted new.
 		return true, false
 	}
-	c.ext.queued(it)
-	return c.route(u, it)
+	return c.route(u, it, true)
 }
 
 // route sends a new URL where it is to be fetched — the one routing
 // step: this loop enters it in its frontier (todo.go); a URL whose server
 // another loop owns, or that the fleet places, is handed over (peers,
-// extension.go). It reports what add does.
-func (c *Crawler) route(u *url.URL, it frontier.Item) (passed, isNew bool) {
+// extension.go). found says the extensions have not heard of it yet
+// (queued): they hear as it enters, once past the caps, or before it
+// leaves, so that a journal writes down what is to do and no more. It
+// reports what add does.
+func (c *Crawler) route(u *url.URL, it frontier.Item, found bool) (passed, isNew bool) {
 	if !c.peers.owns(u) {
+		if found {
+			c.ext.queued(it)
+		}
 		c.peers.handOver(u, it)
 		return true, false
 	}
-	if reason := c.enter(u, it); reason != "" {
+	if reason := c.enter(u, it, found); reason != "" {
 		return false, false
 	}
 	return true, true

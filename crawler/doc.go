@@ -53,9 +53,9 @@
 //
 //	fetch.go       parseLinks  the page's links, parsed off the loop
 //	addurl.go      follow      the filters (the chapter's url_allowed)
-//	addurl.go      add         new? noted for the extensions (the chapter's add_url)
+//	addurl.go      add         new? (the chapter's add_url)
 //	addurl.go      route       this loop's to fetch
-//	todo.go        enter       counted against its host's share, screened
+//	todo.go        enter       counted against its host's share, noted for the extensions, screened
 //	todo.go        push        on its host's queue in the frontier
 //	dispatch.go    dispatch    handed to a parked worker, once its server may be sent a request
 //	crawler.go     work        the worker wakes with it
@@ -70,10 +70,11 @@
 // Each is called by the one before it, but work: a worker parked in next
 // wakes when dispatch completes its future. On the way, side trips, each
 // a call that returns: parseLinks has a parse worker read the page
-// (parse, parsepool.go); add tells the extensions the link was found
-// (queued: a journal writes it down, persist.go) and asks the loop's
-// peers whether the link is the loop's (owns, extension.go); enter asks
-// the overflow whether it waits on disk (takes, spill.go); and the
+// (parse, parsepool.go); route asks the loop's peers whether the link
+// is the loop's (owns, extension.go); enter, once the link is past its
+// host's caps, tells the extensions it is to do (queued: a journal
+// writes it down, persist.go) and asks the overflow whether it waits on
+// disk (takes, spill.go); and the
 // frontier asks the budget before it hands the job out (admit,
 // budget.go). So a journal hears of a URL twice: when it is found, and
 // when its record is made.

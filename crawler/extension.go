@@ -29,8 +29,13 @@ import (
 // extensions; a plain crawl has none. The order of the calls is part of
 // the contract, and the implementations rely on it:
 //
-//   - queued comes in the turn a URL is found, before it is routed, so
-//     before its job can be handed out, let alone end.
+//   - queued comes in the turn a URL is found, once it is known to be
+//     placed: for this loop, as it enters, past its host's caps and before
+//     it is screened (todo.go); for another loop or the fleet, before it is
+//     handed over. So it comes before the URL's job can be handed out, let
+//     alone end, and never for a URL a cap refuses. (One exception: a link
+//     that waits for the seen set's disk is told as it starts to wait,
+//     since its page may be done before the answer comes; seen.go.)
 //   - sent comes each time a page's request goes on the wire, before the
 //     page's recorded; robots.txt's requests are not told.
 //   - A job's recorded, and the queued of every link its page led to, come
@@ -47,7 +52,7 @@ import (
 //     it. abandon comes instead of a crawl that never ran.
 type extension interface {
 	started()                                                 // Crawl begins, before the roots are added
-	queued(it frontier.Item)                                  // a URL found here, new to this loop, before it is routed
+	queued(it frontier.Item)                                  // a URL found here, new to this loop, placed: to do
 	sent(url string)                                          // a page's request went on the wire
 	recorded(r *Record)                                       // a URL's record: its end
 	dropped(url string)                                       // a URL that will never be fetched nor recorded here: over a cap, or refused by robots.txt
@@ -150,7 +155,7 @@ type alone struct{ c *Crawler }
 
 func (a alone) roots(all []*url.URL) []*url.URL       { return all }
 func (a alone) owns(*url.URL) bool                    { return true }
-func (a alone) handOver(u *url.URL, it frontier.Item) { a.c.enter(u, it) }
+func (a alone) handOver(u *url.URL, it frontier.Item) { a.c.enter(u, it, false) }
 
 func (a alone) vetSends(*frontier.Host) func() bool { return nil }
 

@@ -273,7 +273,7 @@ func replayVisitor(crawlers []*Crawler, key urlnorm.SeenKey, tally *replayTally)
 					return
 				}
 			}
-			if c.enter(u, frontier.Item{URL: raw, Redirects: redirects, Depth: depth}) == "" {
+			if c.enter(u, frontier.Item{URL: raw, Redirects: redirects, Depth: depth}, false) == "" {
 				tally.entered++
 			}
 		},

@@ -248,3 +248,53 @@ func powerCutAfterFoldsLosesNothing(t *testing.T, seenMemory int) {
 	}
 	t.Logf("%d cuts after %d folds (-o vouched for to %d by the snapshot)", len(cuts), number, vouched)
 }
+
+// A URL the caps refuse is not written down as to do: the journal holds
+// a Q entry for each URL placed, none for those Config.MaxQueryVariants
+// or Config.MaxPagesPerHost turned away. (A trap's forty links would
+// otherwise be forty entries to screen again at every start.)
+func TestACappedURLIsNotWrittenDownAsToDo(t *testing.T) {
+	srv := wirelog.New(t)
+	root := srv.Host("h", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			wirelog.Page(w)
+			return
+		}
+		var links []string
+		for i := range 40 {
+			links = append(links, fmt.Sprintf("/cal?day=%d", i), fmt.Sprintf("/p%d", i))
+		}
+		wirelog.Page(w, links...)
+	}))
+	cfg := stateConfig(t, root)
+	cfg.NoRobots, cfg.MaxQueryVariants, cfg.MaxPagesPerHost = true, 4, 10
+	runUntil(t, cfg, 0)
+	if got := len(jsonlOf(t, cfg.Output)); got != 10 {
+		t.Fatalf("%d records, want 10: the root, 4 queries and 5 pages", got)
+	}
+	if q := queuedEntries(t, cfg.State); q != 10 {
+		t.Fatalf("the journal holds %d Q entries, want 10: one for each URL placed", q)
+	}
+}
+
+// queuedEntries counts the Q entries in a state directory's journals.
+func queuedEntries(t *testing.T, state string) int {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(state, "journal*"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no journal in %s (%v)", state, err)
+	}
+	n := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(line, "Q\t") {
+				n++
+			}
+		}
+	}
+	return n
+}

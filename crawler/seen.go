@@ -376,7 +376,7 @@ func (s *seenSet) answer(b *seenBatch, fresh []uint64) {
 		}
 		s.remember(l.h)
 		if u, err := url.Parse(l.it.URL); err == nil { // normalized when found: it parses
-			s.c.route(u, l.it)
+			s.c.route(u, l.it, false) // told when found (take)
 		}
 	}
 	s.batch = nil

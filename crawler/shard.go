@@ -115,7 +115,7 @@ func (s *shard) receive(batch []link) {
 	s.received += n
 	for _, l := range batch[:n] {
 		if s.c.seen.addHandedOver(l.it) { // or later, from disk (seen.go)
-			s.c.enter(l.url, l.it)
+			s.c.enter(l.url, l.it, false) // its finder told its extensions
 		}
 	}
 	if n < len(batch) {

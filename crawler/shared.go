@@ -90,7 +90,7 @@ func (c *Crawler) Offer(raw string, depth, redirects int32) {
 		c.ext.dropped(raw) // unreachable: URLs are normalized
 		return
 	}
-	c.enter(u, frontier.Item{URL: raw, Redirects: redirects, Depth: depth})
+	c.enter(u, frontier.Item{URL: raw, Redirects: redirects, Depth: depth}, false)
 }
 
 // KnowRobots gives a host the robots.txt the fleet kept for it, until

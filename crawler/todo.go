@@ -39,14 +39,19 @@ type hostPolicy struct {
 // (MaxPagesPerHost) and its path's (MaxQueryVariants), screened, and
 // pushed on its host's queue — or, when the crawl's queue is over its
 // memory, written to disk until the host's turn (spill.go). A root counts
-// towards its host's share, but no cap refuses it. It reports why it
-// refused u, or "".
-func (c *Crawler) enter(u *url.URL, it frontier.Item) string {
+// towards its host's share, but no cap refuses it. A URL found here
+// (found) is told to the extensions (queued) once past the caps, before
+// it can be recorded or handed out: a journal writes down the URLs that
+// are to do, not those a cap refuses. It reports why it refused u, or "".
+func (c *Crawler) enter(u *url.URL, it frontier.Item, found bool) string {
 	h := c.host(u)
 	if reason := c.capped(u, h); reason != "" && !c.isRoot(it.URL) {
 		c.stats.Filtered[reason]++
 		c.ext.dropped(it.URL)
 		return reason
+	}
+	if found {
+		c.ext.queued(it)
 	}
 	h.pages++
 	if u.RawQuery != "" {
