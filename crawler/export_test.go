@@ -2,6 +2,9 @@ package crawler
 
 import "net/url"
 
+// Diff and Head are diff and head (seen_internal_test.go).
+var Diff, Head = diff, head
+
 // LoopOf is the index of the loop of a Group of loops that owns rawURL's
 // server. Servers go to loops by a hash seeded anew in each process, so
 // a test that needs its hosts spread over the loops asks.

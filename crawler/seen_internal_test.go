@@ -119,6 +119,9 @@ func TestSeenSetOnDiskIsExact(t *testing.T) {
 	}
 }
 
+// diff is what of a, sorted, b (sorted) lacks; head its first five: what
+// a test says of two URL sets that differ. (Diff and Head, for the
+// package's outside tests: export_test.go.)
 func diff(a, b []string) []string {
 	var out []string
 	for _, x := range a {

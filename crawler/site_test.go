@@ -30,9 +30,9 @@ func TestSiteOf2000PagesIsCrawledExactly(t *testing.T) {
 			t.Fatalf("the site has only %d URLs", len(want))
 		}
 		if !slices.Equal(got, want) {
-			missing, extra := diff(want, got), diff(got, want)
+			missing, extra := crawler.Diff(want, got), crawler.Diff(got, want)
 			t.Fatalf("robots %v: %d recorded, %d expected; missing %v; unexpected %v",
-				obey, len(got), len(want), head(missing), head(extra))
+				obey, len(got), len(want), crawler.Head(missing), crawler.Head(extra))
 		}
 		for _, r := range c.Records() {
 			if st := s.Status(r.URL); st != 0 && status(r) != st {
@@ -44,15 +44,3 @@ func TestSiteOf2000PagesIsCrawledExactly(t *testing.T) {
 		}
 	}
 }
-
-func diff(a, b []string) []string {
-	var out []string
-	for _, x := range a {
-		if _, found := slices.BinarySearch(b, x); !found {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
-func head(s []string) []string { return s[:min(len(s), 5)] }

@@ -111,27 +111,8 @@ func TestTwoLoopsSpillToOneDirectory(t *testing.T) {
 	for i := range 4 {
 		roots = append(roots, srv.Host(fmt.Sprint("h", i), wirelog.Fan(150, nil)))
 	}
-	lg, err := loop.NewGroup(2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lg.Close()
-	g, err := NewGroup(lg, Config{Roots: roots, NoRobots: true, PerHost: 2, MaxTasks: 4, QueueMemory: 40,
+	g := crawlGroup(t, 2, Config{Roots: roots, NoRobots: true, PerHost: 2, MaxTasks: 4, QueueMemory: 40,
 		State: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- g.Crawl() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(30 * time.Second):
-		g.Interrupt()
-		t.Fatal("the crawl hung")
-	}
 	spilled := 0
 	for i := range g.Len() {
 		spilled += g.Shard(i).overflow.peak
