@@ -25,9 +25,10 @@ import (
 // distribution only through its scheduler.
 
 // An extension hears what the crawl does, on the crawler's loop, as it
-// happens. The journal's writer (persist.go) and the fleet (shared.go) are
-// extensions; a plain crawl has none. The order of the calls is part of
-// the contract, and the implementations rely on it:
+// happens. The journal's writer (persist.go), the fleet (shared.go) and
+// the seen set, for its files on disk (seen.go), are extensions. The
+// order of the calls is part of the contract, and the implementations
+// rely on it:
 //
 //   - queued comes in the turn a URL is found, once it is known to be
 //     placed: for this loop, as it enters, past its host's caps and before
@@ -65,7 +66,8 @@ type extension interface {
 
 // extensions are the crawl's, called in order: the journal's writer
 // before the fleet, so that a page's line is written before the fleet
-// hears it is settled.
+// hears it is settled; the seen set after them, so that its files go
+// only once the crawl is over (assemble.go).
 type extensions []extension
 
 func (x extensions) started() {
