@@ -15,7 +15,7 @@ import (
 var documents = []string{
 	"README.md",
 	"docs/tutorial.md", "docs/kernel.md", "docs/coroutines.md", "docs/benchmarks.md",
-	"docs/journal.md", "docs/fleet.md", "docs/resp.md", "bench/README.md",
+	"docs/journal.md", "docs/growth.md", "docs/fleet.md", "docs/resp.md", "bench/README.md",
 	"docs/workshop/README.md",
 }
 
