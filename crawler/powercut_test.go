@@ -195,6 +195,7 @@ var (
 // number of lines kept. A deleted journal is refused, saying what is
 // missing, and goes on (from the roots) only when told to.
 func TestPowerCutLosesNothing(t *testing.T) {
+	t.Parallel() // its own server and files; it computes while others wait
 	srv := wirelog.New(t)
 	roots, want := powerCutSite(t, srv)
 	dir := t.TempDir()

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"loopkit/crawler"
+	"loopkit/internal/e2e"
 	"loopkit/internal/wirelog"
 )
 
@@ -197,6 +198,7 @@ func mixedHost(w http.ResponseWriter, r *http.Request) {
 // of its ten pages refuse: each refusal holds the whole server for its
 // second or two, so more would only make the test longer.
 func TestPushbackPenaltyDecays(t *testing.T) {
+	e2e.Only(t, "waits about 14 s of back-offs that double from a second")
 	t.Parallel() // it mostly waits
 	srv := wirelog.New(t)
 	root := srv.Host("h", wirelog.Fan(10, mixedHost))
