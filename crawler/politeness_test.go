@@ -119,6 +119,24 @@ func TestDelayAndCrawlDelaySpaceRequestStarts(t *testing.T) {
 	}
 }
 
+// A Crawl-delay past MaxCrawlDelay spaces requests by the cap: a host
+// cannot stall the crawl of its pages for days with one line.
+func TestCrawlDelayIsCappedByMaxCrawlDelay(t *testing.T) {
+	t.Parallel() // it mostly waits
+	const limit = 150 * time.Millisecond
+	var st starts
+	crawl(t, crawler.Config{Roots: []string{spacedSite(t, "User-agent: *\nCrawl-delay: 5\n", &st)}, MaxCrawlDelay: limit})
+	times := st.times()
+	if why := spacedApart(times, limit); why != "" || len(times) != 5 {
+		t.Fatalf("%d requests; %s", len(times), why)
+	}
+	// Uncapped, the five requests would take 20 s; capped, 0.6 s. The
+	// bound is generous, for a busy machine.
+	if span := times[4].Sub(times[0]); span > 4*time.Second {
+		t.Fatalf("five requests took %v: the Crawl-delay of 5 s was not capped at %v", span.Round(time.Millisecond), limit)
+	}
+}
+
 func TestPerHostLimitIsThePeakAtTheServer(t *testing.T) {
 	routes := map[string]http.HandlerFunc{}
 	var links []string
