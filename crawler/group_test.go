@@ -274,14 +274,15 @@ func onTwoLoops(t *testing.T, srv *wirelog.Server, a, b http.Handler) (baseA, ba
 func TestABigBatchOfLinksCrossesWhole(t *testing.T) {
 	const n = 3*256 + 7
 	srv := wirelog.New(t)
-	var b string
+	var bBase atomic.Value // b's base URL, known once the pair is picked; a's handler reads it
 	a, b, nameB := onTwoLoops(t, srv, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		links := make([]string, n)
 		for i := range n {
-			links[i] = fmt.Sprintf("%s/u%d", b, i)
+			links[i] = fmt.Sprintf("%s/u%d", bBase.Load(), i)
 		}
 		wirelog.Page(w, links...)
 	}), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { wirelog.Page(w) }))
+	bBase.Store(b)
 	g := crawlGroup(t, 2, crawler.Config{Roots: []string{a + "/", b + "/"}, NoRobots: true, MaxTasks: 8, ReportURLs: -1})
 	if got := len(srv.Arrivals(nameB)); got != n+1 {
 		t.Fatalf("b's server saw %d requests, want its root and the %d pages a linked to", got, n)
@@ -299,10 +300,11 @@ func TestABigBatchOfLinksCrossesWhole(t *testing.T) {
 // owner, after the hand-over, the stop lost it: /x was never fetched.)
 func TestALinkHandedToAnotherLoopSurvivesAStop(t *testing.T) {
 	srv := wirelog.New(t)
-	var b string
+	var bBase atomic.Value // b's base URL, known once the pair is picked; a's handler reads it
 	a, b, nameB := onTwoLoops(t, srv, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		wirelog.Page(w, b+"/x")
+		wirelog.Page(w, bBase.Load().(string)+"/x")
 	}), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { wirelog.Page(w) }))
+	bBase.Store(b)
 	dir := t.TempDir()
 	cfg := crawler.Config{Roots: []string{a + "/", b + "/"}, NoRobots: true, MaxTasks: 2, MaxPages: 2,
 		State: dir + "/state", Output: dir + "/out.jsonl"}
