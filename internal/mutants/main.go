@@ -210,7 +210,9 @@ func apply(root, tmp string, i int, m mutant, own bool, timeout time.Duration) (
 	if own {
 		pkgs = []string{m.pkg()}
 	}
-	args := append([]string{"test", "-count=1", "-overlay=" + overlay, "-timeout=" + timeout.String(), "-skip=" + notBehaviour}, pkgs...)
+	// -tags e2e: a mutant is judged by every test CI runs, the slow
+	// end-to-end ones a learner's first go test skips included.
+	args := append([]string{"test", "-count=1", "-tags=e2e", "-overlay=" + overlay, "-timeout=" + timeout.String(), "-skip=" + notBehaviour}, pkgs...)
 	cmd := exec.Command("go", args...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOFLAGS=-buildvcs=false")
