@@ -177,13 +177,16 @@ func TestRobotsRules(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each case has its own site
 			srv, site := newSite(t, map[string]http.HandlerFunc{
 				"/": links, "/public": html(), "/private/x": html(), "/only-us": html(),
 				"/everyone": html(), "/private/open": html(),
 				"/robots.txt":      tc.robots,
 				"/real-robots.txt": robotsRoute(200, "User-agent: *\nDisallow: /private/\n"),
 			})
-			c, _ := crawl(t, crawler.Config{Roots: []string{srv.URL}})
+			// Two tries: a 503 is asked once more, a second later, before
+			// it means "disallow all" (each try doubles the wait).
+			c, _ := crawl(t, crawler.Config{Roots: []string{srv.URL}, MaxTries: 2})
 			for _, p := range tc.fetched {
 				if site.count(p) != 1 {
 					t.Errorf("%s fetched %d times, want once", p, site.count(p))

@@ -127,6 +127,7 @@ func TestRetryAfterHoldsTheWholeHost(t *testing.T) {
 		{"final attempt", func() string { return "1" }, time.Second, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each case has its own server
 			srv := wirelog.New(t)
 			limit := &tooManyOnce{path: "/p2", retryAfter: tc.retryAfter}
 			base := srv.Host("h", limit.wrap(wirelog.Fan(5, nil)))

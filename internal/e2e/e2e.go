@@ -20,3 +20,7 @@ func Only(t testing.TB, why string) {
 		t.Skipf("slow end-to-end test (%s): go test -tags e2e runs it, as CI does", why)
 	}
 }
+
+// On says whether the slow end-to-end tests run: a test that can check a
+// sample quickly and everything slowly asks it which to do.
+func On() bool { return enabled }
