@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"loopkit/crawler"
+	"loopkit/internal/e2e"
 	"loopkit/internal/wirelog"
 )
 
@@ -59,6 +60,7 @@ func (b *tokenBucket) wrap(next http.Handler) http.Handler {
 // tests. Under 20 % still tells a crawler that learns the rate from one
 // that does not (pace_test.go pins the pace itself, tick by tick).
 func TestPushbackFindsTheRateLimit(t *testing.T) {
+	e2e.Only(t, "waits about 12 s on a token-bucket server's refusals")
 	t.Parallel() // it mostly waits
 	const rate, pages = 5.0, 40
 	srv := wirelog.New(t)

@@ -15,6 +15,7 @@ import (
 // host's URLs are recorded as failures, with the reason, and nothing else
 // is requested from it.
 func TestRobotsFailureIsRecorded(t *testing.T) {
+	t.Parallel() // its own servers and files; it mostly waits
 	refused := wirelog.ClosedPort(t)
 	srv := wirelog.New(t)
 	unavailable := srv.Host("503", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

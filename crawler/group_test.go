@@ -274,7 +274,7 @@ func onTwoLoops(t *testing.T, srv *wirelog.Server, a, b http.Handler) (baseA, ba
 func TestABigBatchOfLinksCrossesWhole(t *testing.T) {
 	const n = 3*256 + 7
 	srv := wirelog.New(t)
-	var bBase atomic.Value // b's base, known once onTwoLoops returns; read on the server's goroutines
+	var bBase atomic.Value // b's base URL, known once the pair is picked; a's handler reads it
 	a, b, nameB := onTwoLoops(t, srv, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		links := make([]string, n)
 		for i := range n {
@@ -300,7 +300,7 @@ func TestABigBatchOfLinksCrossesWhole(t *testing.T) {
 // owner, after the hand-over, the stop lost it: /x was never fetched.)
 func TestALinkHandedToAnotherLoopSurvivesAStop(t *testing.T) {
 	srv := wirelog.New(t)
-	var bBase atomic.Value // as above
+	var bBase atomic.Value // b's base URL, known once the pair is picked; a's handler reads it
 	a, b, nameB := onTwoLoops(t, srv, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		wirelog.Page(w, bBase.Load().(string)+"/x")
 	}), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { wirelog.Page(w) }))

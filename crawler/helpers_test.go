@@ -145,3 +145,25 @@ func httpLimit(maxBody int64) http1.Options {
 // milliseconds were seen beside two busy cores), while the breaks these
 // tests look for put requests half the spacing apart, or far less.
 func spacedAtLeast(gap, want time.Duration) bool { return gap >= want*3/4 }
+
+// spacedApart says how arrivals at the server (in order) break a spacing
+// of want, or returns "" when they keep it. An arrival the server writes
+// down late lengthens the gap before it by as much as it shortens the gap
+// after it (70 ms of 150 was seen beside two busy cores), so no single
+// gap is held to want: it must be a third of it, since two requests sent
+// together are near zero apart. Two gaps in a row must add up to twice
+// want less half of one: the lateness of the arrival between them
+// cancels out, and a request sent a spacing early falls short of it.
+func spacedApart(times []time.Time, want time.Duration) string {
+	for i := 1; i < len(times); i++ {
+		if gap := times[i].Sub(times[i-1]); gap < want/3 {
+			return fmt.Sprintf("requests %d and %d arrived %v apart", i-1, i, gap.Round(time.Millisecond))
+		}
+	}
+	for i := 2; i < len(times); i++ {
+		if two := times[i].Sub(times[i-2]); two < 2*want-want/2 {
+			return fmt.Sprintf("requests %d to %d arrived within %v", i-2, i, two.Round(time.Millisecond))
+		}
+	}
+	return ""
+}

@@ -59,6 +59,7 @@ func TestNoJobIsOverBeforeItIsOnDisk(t *testing.T) {
 // finishes with every URL in -o once. (It waited forever: with no worker
 // parked, nothing set a timer for the hold's end.)
 func TestResumeWithinARetryAfterHold(t *testing.T) {
+	t.Parallel() // its own servers and files; it mostly waits
 	srv := wirelog.New(t)
 	hit := make(chan struct{})
 	var once sync.Once

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"loopkit/crawler"
+	"loopkit/internal/e2e"
 	"loopkit/internal/wirelog"
 	"loopkit/loop"
 )
@@ -199,6 +200,7 @@ var (
 // before its page is done though its answer comes later, and a start
 // stands the seen set on the journal's files.
 func TestPowerCutLosesNothing(t *testing.T) {
+	t.Parallel() // its own server and files; it computes while others wait
 	forSeenSets(t, powerCutLosesNothing)
 }
 
@@ -259,7 +261,10 @@ func powerCutLosesNothing(t *testing.T, seenMemory int) {
 		cuts = append(cuts, cut{journal: rng.IntN(len(wholeJournal) + 1), output: rng.IntN(len(wholeOutput) + 1),
 			zeroJournal: rng.IntN(2) == 0, zeroOutput: rng.IntN(2) == 0})
 	}
-	if testing.Short() { // a sample of them, the random ones and every tenth boundary
+	// A learner's first go test, or -short, cuts at a sample: the random
+	// cuts and every tenth boundary. go test -tags e2e, as CI runs it,
+	// cuts at every one.
+	if testing.Short() || !e2e.On() {
 		var some []cut
 		for i, c := range cuts {
 			if i%10 == 0 || i >= len(cuts)-100 {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"loopkit/crawler"
+	"loopkit/internal/e2e"
 	"loopkit/internal/wirelog"
 )
 
@@ -126,6 +127,7 @@ func TestRetryAfterHoldsTheWholeHost(t *testing.T) {
 		{"final attempt", func() string { return "1" }, time.Second, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each case has its own server
 			srv := wirelog.New(t)
 			limit := &tooManyOnce{path: "/p2", retryAfter: tc.retryAfter}
 			base := srv.Host("h", limit.wrap(wirelog.Fan(5, nil)))
@@ -197,6 +199,7 @@ func mixedHost(w http.ResponseWriter, r *http.Request) {
 // of its ten pages refuse: each refusal holds the whole server for its
 // second or two, so more would only make the test longer.
 func TestPushbackPenaltyDecays(t *testing.T) {
+	e2e.Only(t, "waits about 14 s of back-offs that double from a second")
 	t.Parallel() // it mostly waits
 	srv := wirelog.New(t)
 	root := srv.Host("h", wirelog.Fan(10, mixedHost))

@@ -59,6 +59,7 @@ func stateConfig(t *testing.T, roots ...string) crawler.Config {
 // time is not kept; it is restored conservatively: as if a request had
 // just left.)
 func TestPolitenessSurvivesARestart(t *testing.T) {
+	t.Parallel() // its own servers and files; it mostly waits
 	srv := wirelog.New(t)
 	fan := wirelog.Fan(6, nil)
 	root := srv.Host("h", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -18,6 +18,7 @@ import (
 // loop and run side by side. (How long they take is the Example's and the
 // benchmark's business, not a test's.)
 func TestSemaphoreTablePeakConcurrency(t *testing.T) {
+	t.Parallel() // its own loop; it mostly waits on timers
 	l := newLoop(t)
 	limits := []int{5, 10, 20, 0} // 0: unbounded gather
 	peaks := make([]int, len(limits))
@@ -64,6 +65,7 @@ func TestSemaphoreTablePeakConcurrency(t *testing.T) {
 }
 
 func TestWaitForCancelsTheInnerTaskAndWaitsForIt(t *testing.T) {
+	t.Parallel() // its own loop; it mostly waits on timers
 	l := newLoop(t)
 	innerSawCancel := false
 	innerFinished := false

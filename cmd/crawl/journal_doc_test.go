@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"loopkit/crawler/journal"
+	"loopkit/internal/e2e"
 	"loopkit/site"
 )
 
@@ -116,9 +117,7 @@ func checkExactSet(t *testing.T, path string, want []string) {
 // by hand, says in notices of the chapter's shape what it cut, and ends
 // the same.
 func TestJournalChapterCommands(t *testing.T) {
-	if testing.Short() {
-		t.Skip("crawls the chapter's 20,000-page demo four times")
-	}
+	e2e.Only(t, "crawls the chapter's 20,000-page demo four times, about 6 s")
 	sh, text := chapterBlocks(t)
 	if len(sh) < 2 || len(text) < 1 {
 		t.Fatalf("docs/journal.md has %d sh blocks and %d text blocks; want the first example, the power cut, and its output", len(sh), len(text))

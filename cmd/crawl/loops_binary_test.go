@@ -134,6 +134,7 @@ func (p *peakServer) wrap(next http.Handler) http.Handler {
 // at once — with the default loops (one per processor), with 1, and
 // with 3.
 func TestMaxTasksIsThePeakAtTheServerOnAnyLoops(t *testing.T) {
+	t.Parallel() // its own servers and crawl processes; it mostly waits
 	for _, loops := range []string{"", "1", "3"} {
 		srv := wirelog.New(t)
 		peak := &peakServer{}

@@ -104,6 +104,7 @@ func TestStateOfAnotherCrawlIsRefused(t *testing.T) {
 // Two crawls on one state directory: the second is refused at once, and
 // the first goes on.
 func TestStateInUseIsRefused(t *testing.T) {
+	t.Parallel() // its own server, state and crawl processes; it mostly waits
 	srv := wirelog.New(t)
 	base := srv.Host("h", slowPages(20, 50*time.Millisecond))
 	state := filepath.Join(t.TempDir(), "state")

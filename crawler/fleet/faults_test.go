@@ -10,6 +10,7 @@ import (
 
 	"loopkit/crawler"
 	"loopkit/crawler/fleet"
+	"loopkit/internal/e2e"
 	"loopkit/internal/faultproxy"
 	"loopkit/internal/redistest"
 	"loopkit/internal/wirelog"
@@ -53,6 +54,7 @@ func waitRecords(t *testing.T, n int, ms ...*member) {
 // ends, with every URL recorded. The second process joins once the first
 // holds every shard, so that shards are given back (release) too.
 func TestFleetLosesNoURLToAReplyCutShort(t *testing.T) {
+	e2e.Only(t, "cuts each script's reply and waits out a lease, about 12 s")
 	t.Parallel() // it mostly waits on leases and servers; each test has its own Redis
 	names := slices.Sorted(func(yield func(string) bool) {
 		for name := range fleet.Scripts {
@@ -163,6 +165,7 @@ func TestFleetStopsOnRedisOutOfMemoryAndLosesNothing(t *testing.T) {
 // process that takes its hosts over never has a request in flight on
 // one of them while the cut-off one still had.
 func TestFleetProcessCutOffFromRedisStopsAtItsLease(t *testing.T) {
+	e2e.Only(t, "waits out leases while cut off from Redis, about 11 s")
 	t.Parallel() // it mostly waits on leases and servers; each test has its own Redis
 	rds := redistest.Start(t, redistest.Options{})
 	web := newHostsWeb(t, 2, 30, 200*time.Millisecond)

@@ -69,6 +69,7 @@ var areas = map[string][]string{
 	"robots":   {"./crawler/robots"},
 	"links":    {"./crawler/links"},
 	"journal":  {"./crawler/journal"},
+	"fleet":    {"./crawler/fleet"},
 }
 
 // area is the area whose packages include m's; the reactor's if none does.
@@ -176,7 +177,7 @@ func mainErr(pattern string, round int, verbose, listOnly, own bool, timeout tim
 	if listOnly {
 		return nil
 	}
-	for _, area := range []string{"reactor", "client", "frontier", "resp", "urlnorm", "robots", "links", "journal"} {
+	for _, area := range []string{"reactor", "client", "frontier", "resp", "urlnorm", "robots", "links", "journal", "fleet"} {
 		if s, ok := score[area]; ok && s[1] > 0 {
 			fmt.Printf("%s: %d of %d killed (%.0f %%)\n", area, s[0], s[1], 100*float64(s[0])/float64(s[1]))
 		}
@@ -210,7 +211,9 @@ func apply(root, tmp string, i int, m mutant, own bool, timeout time.Duration) (
 	if own {
 		pkgs = []string{m.pkg()}
 	}
-	args := append([]string{"test", "-count=1", "-overlay=" + overlay, "-timeout=" + timeout.String(), "-skip=" + notBehaviour}, pkgs...)
+	// -tags e2e: a mutant is judged by every test CI runs, the slow
+	// end-to-end ones a learner's first go test skips included.
+	args := append([]string{"test", "-count=1", "-tags=e2e", "-overlay=" + overlay, "-timeout=" + timeout.String(), "-skip=" + notBehaviour}, pkgs...)
 	cmd := exec.Command("go", args...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOFLAGS=-buildvcs=false")

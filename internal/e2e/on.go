@@ -1,0 +1,5 @@
+//go:build e2e
+
+package e2e
+
+const enabled = true
