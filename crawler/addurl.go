@@ -54,7 +54,9 @@ func (c *Crawler) filter(u *url.URL, depth int) string {
 //
 // It reports whether the URL passed, and whether it was new here. A URL
 // handed over counts as passed, and as new where it goes, so a page's
-// num_new_urls counts only the links new to its own loop.
+// num_new_urls counts only the links new to its own loop. A URL its
+// host's caps refuse passed too (the caps are not filters), and is not
+// new: the same answer the seen set gives the next time it is found.
 func (c *Crawler) add(u *url.URL, it frontier.Item) (passed, isNew bool) {
 	if !c.seen.add(it) {
 		// The chapter's seen_urls. Past Config.SeenMemory, a link memory
@@ -81,7 +83,9 @@ func (c *Crawler) route(u *url.URL, it frontier.Item, found bool) (passed, isNew
 		return true, false
 	}
 	if reason := c.enter(u, it, found); reason != "" {
-		return false, false
+		// Refused by its host's caps (todo.go), which are not filters: it
+		// passed them, as it will when the seen set knows it next time.
+		return true, false
 	}
 	return true, true
 }

@@ -135,6 +135,10 @@ func TestTrapLimits(t *testing.T) {
 	if len(recs) != 5 || c.Stats().Filtered["max_pages_per_host"] != 16 {
 		t.Fatalf("recorded %d pages, filtered %v", len(recs), c.Stats().Filtered)
 	}
+	// The root's links all passed the filters; the cap let four in.
+	if r := recs["/"]; r.NumURLs != 20 || r.NumNewURLs != 4 {
+		t.Fatalf("the root's num_urls %d, num_new_urls %d; want 20 and 4", r.NumURLs, r.NumNewURLs)
+	}
 }
 
 func longest(paths []string) int {

@@ -22,8 +22,8 @@ type Record struct {
 	Size        int     `json:"size"`
 	ContentType string  `json:"content_type"` // media type, no parameters
 	Encoding    string  `json:"encoding"`     // charset used to decode the body
-	NumURLs     int     `json:"num_urls"`     // links that passed the filters
-	NumNewURLs  int     `json:"num_new_urls"` // of those, not seen before
+	NumURLs     int     `json:"num_urls"`     // links that passed the filters (a host's caps are not filters)
+	NumNewURLs  int     `json:"num_new_urls"` // of those, not seen before and queued here
 	Depth       int     `json:"depth"`
 	Tries       int     `json:"tries"`
 	ElapsedMS   float64 `json:"elapsed_ms"` // the last attempt, from request to response
