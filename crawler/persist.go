@@ -296,7 +296,7 @@ func (c *Crawler) complete() bool { return !c.stats.Interrupted && c.Todo() == 0
 
 // replayTally counts what a replay's queue became.
 type replayTally struct {
-	refilter          bool // the settings changed: queued URLs pass this run's filters
+	refilter          bool // the filters changed (now or before): queued URLs pass this run's filters
 	entered, filtered int
 	err               error // the seen set could not stand on what the crawl had seen
 }

@@ -165,6 +165,35 @@ func TestReuseAppliesNewFiltersToWhatWasQueued(t *testing.T) {
 	}
 }
 
+// A filter added with --state_reuse holds at every start after it, not
+// only the first: the URLs it refused stay queued in the journal, so a
+// start with the same settings, after a stop, filters them again.
+func TestANewFilterHoldsOverLaterStarts(t *testing.T) {
+	srv := wirelog.New(t)
+	root := srv.Host("h", wirelog.Fan(20, nil))
+	cfg := stateConfig(t, root)
+	cfg.NoRobots = true
+	runUntil(t, cfg, 1) // the root: its 20 links are queued
+	cfg.StateReuse = true
+	cfg.Exclude = regexp.MustCompile(`/p1\d$`)
+	runUntil(t, cfg, 2) // stopped with more to do
+	cfg.StateReuse = false
+	_, notices := runUntil(t, cfg, 0)
+	for _, a := range srv.Arrivals("h") {
+		if cfg.Exclude.MatchString(a.Path) {
+			t.Errorf("%s, which the Exclude added two starts ago refuses, was fetched", a.Path)
+		}
+	}
+	if got := jsonlOf(t, cfg.Output); len(got) != 11 {
+		t.Errorf("-o holds %d lines, want the root and /p0 to /p9", len(got))
+	}
+	if !slices.ContainsFunc(notices, func(n string) bool {
+		return strings.Contains(n, "and 10 queued URLs this run's filters refuse, dropped")
+	}) {
+		t.Errorf("notices %q: none says the 10 queued URLs were dropped again", notices)
+	}
+}
+
 // Config.MaxPagesPerHost holds over stops: the pages done before count,
 // so a crawl stopped and resumed fetches the URLs an uninterrupted one
 // does, not its cap again.

@@ -90,7 +90,7 @@ func (s *store) replay(cfg Config, crawlers []*Crawler, notice func(string)) err
 		s.startSyncing()
 		return nil
 	}
-	tally := replayTally{refilter: s.journal.Changed()}
+	tally := replayTally{refilter: s.journal.Refilter()}
 	sum, err := s.journal.Replay(time.Now(), replayVisitor(crawlers, s.journal.SeenKey(), &tally), s.output)
 	for _, n := range s.journal.Notices() {
 		notice(n)

@@ -46,6 +46,7 @@ type Journal struct {
 	resumed  bool // a crawl to go on with: its settings and its journal
 	save     bool // Begin writes crawl.json: new, or other settings reused
 	changed  bool // the settings differ from the crawl's until now (Reuse)
+	refilter bool // the filters changed, now or at an earlier start: the queue is filtered again
 	newOut   bool // -o is another file than the crawl's until now
 	key      urlnorm.SeenKey
 	notices  []string
@@ -107,6 +108,11 @@ func (j *Journal) Fresh() bool { return j.fresh }
 // Changed says whether the settings differ from those the crawl ran
 // with until now: Reuse went on with other ones.
 func (j *Journal) Changed() bool { return j.changed }
+
+// Refilter says whether the queue's URLs must pass this run's filters:
+// the filters changed (Reuse), at this start or an earlier one, so the
+// journal may still hold URLs queued under the old ones.
+func (j *Journal) Refilter() bool { return j.refilter }
 
 // NewOutput says whether -o is new to the crawl: the crawl is, or Reuse
 // goes on with another file. Its lines, if it has any, are not the
@@ -194,7 +200,7 @@ func (j *Journal) tidy() {
 
 // saveSettings writes crawl.json whole, or not at all.
 func (j *Journal) saveSettings() error {
-	b, err := json.MarshalIndent(stateFile{j.settings, j.key.String()}, "", "  ")
+	b, err := json.MarshalIndent(stateFile{j.settings, j.key.String(), j.refilter}, "", "  ")
 	if err != nil {
 		return err
 	}

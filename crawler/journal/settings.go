@@ -32,6 +32,11 @@ type Settings struct {
 type stateFile struct {
 	Settings
 	SeenKey string `json:"seen_key"`
+	// Refilter says the filters changed (Reuse) while URLs were queued
+	// under the old ones: those entries stay in the journal, and a later
+	// snapshot copies them, so every start filters the queue again, not
+	// only the first with the new settings.
+	Refilter bool `json:"refilter,omitempty"`
 }
 
 // ErrOtherCrawl is wrapped by Open's error when the directory holds
@@ -73,6 +78,7 @@ func (j *Journal) settle() error {
 	if j.key, err = urlnorm.ParseSeenKey(was.SeenKey); err != nil {
 		return fmt.Errorf("%s: seen_key: %w (made by another version of loopkit?)", path, err)
 	}
+	j.refilter = was.Refilter
 	if diff := Differences(was.Settings, j.settings); len(diff) > 0 {
 		if !j.opts.Reuse {
 			return fmt.Errorf("%s: %w (%s); give the same flags, another directory, or Config.StateReuse to go on with these",
@@ -80,6 +86,9 @@ func (j *Journal) settle() error {
 		}
 		j.notices = append(j.notices, fmt.Sprintf("%s: going on with other settings (%s)", j.dir, strings.Join(diff, "; ")))
 		j.save, j.changed, j.newOut = true, true, was.Output != j.settings.Output
+		sameOut := was.Settings
+		sameOut.Output = j.settings.Output
+		j.refilter = j.refilter || len(Differences(sameOut, j.settings)) > 0
 	}
 	if len(snaps) == 0 && len(gens) == 0 {
 		if !j.opts.Reuse {
