@@ -11,6 +11,13 @@ package main
 // crawler/frontier, crawler/resp, crawler/journal (read as it stands on
 // the h30 branch: seendisk.go, donelog.go, replay.go) and crawler/fleet;
 // four each for crawler/urlnorm, crawler/robots and crawler/links: 84.
+//
+// Its first run (-own, with the e2e tests), before any test was written
+// for it: 66 of 84 killed (79 %), each by a named test, none by a timeout.
+// By package: netpoll 7 of 8, loop 4 of 8, future 6 of 8, task 7 of 8,
+// crawler/http1 5 of 8, crawler/frontier 8 of 8, crawler/resp 5 of 8,
+// crawler/journal 5 of 8, crawler/fleet 7 of 8, crawler/urlnorm, robots
+// and links 4 of 4 each.
 func init() { mutants = append(mutants, round13...) }
 
 var round13 = []mutant{
