@@ -154,7 +154,7 @@ func (j *Journal) recoverOutput(vouched int64) error {
 		// Cut after a whole line: nothing left to cut, and as much to say.
 		j.notices = append(j.notices, j.out.path+": "+why)
 	}
-	start := appendNumbers(nil, kindStart, keep, 0)
+	start := appendStart(nil, keep, false, j.settings.Output)
 	if err := j.appendDoneLog(start); err != nil {
 		return err
 	}

@@ -18,7 +18,7 @@ const (
 	kindOutput = 'O' // -o's bytes from..to hold these URLs' lines
 	kindRobots = 'R' // a host's robots.txt
 	kindHold   = 'H' // a Retry-After hold on a server
-	kindStart  = 'X' // a start: -o holds exactly this many bytes, vouched for (1: and is another file now)
+	kindStart  = 'X' // a start: -o, this file, holds exactly this many bytes, vouched for (1: and is another file now)
 	kindEnd    = 'E' // the crawl ended with nothing left to do
 	kindUndone = 'U' // a URL done is to do again: its line in -o was lost
 )
@@ -26,6 +26,7 @@ const (
 // and a snapshot's own (snapshot.go):
 const (
 	kindHeader   = 'I' // what the snapshot is: its first entry
+	kindFile     = 'F' // the -o file whose bytes the header vouches for
 	kindPages    = 'C' // pages done on a host, for Config.MaxPagesPerHost
 	kindVariants = 'V' // queries done on a path, for Config.MaxQueryVariants
 	kindTrailer  = 'Z' // the snapshot is whole: its last entry
@@ -56,6 +57,35 @@ func AppendSent(b []byte, url string) []byte { return appendURL(b, kindSent, url
 // whose output, if any, cannot be read back (a pipe, /dev/null). A crawl
 // with an -o file vouches for its lines with AppendOutput instead.
 func AppendDone(b []byte, url string) []byte { return appendURL(b, kindDone, url) }
+
+// appendStart appends an X entry: a start found the -o file at path
+// holding outLen bytes, all vouched for; newFile says it is another file
+// than the crawl's until now. The path says which file the size was
+// measured on, so that no later start applies it to another (log.go).
+// It is quoted: a path may hold a tab.
+func appendStart(b []byte, outLen int64, newFile bool, path string) []byte {
+	n := int64(0)
+	if newFile {
+		n = 1
+	}
+	if path == "" {
+		return appendNumbers(b, kindStart, outLen, n)
+	}
+	start := len(b)
+	b = append(b, kindStart, '\t')
+	b = strconv.AppendInt(b, outLen, 10)
+	b = append(b, '\t')
+	b = strconv.AppendInt(b, n, 10)
+	b = append(b, '\t')
+	b = strconv.AppendQuote(b, path)
+	return seal(b, start)
+}
+
+// appendFile appends a snapshot's F entry: the -o file at path is the
+// one whose bytes its header vouches for.
+func appendFile(b []byte, path string) []byte {
+	return appendURL(b, kindFile, strconv.Quote(path))
+}
 
 func appendURL(b []byte, kind byte, url string) []byte {
 	start := len(b)
@@ -166,7 +196,7 @@ func seal(b []byte, start int) []byte {
 // entry is one decoded line.
 type entry struct {
 	kind      byte
-	url       string // Q, S, D; the origin for R, the authority for H, the key for C and V
+	url       string // Q, S, D; the origin for R, the authority for H, the key for C and V, the -o file for X and F
 	depth     int32
 	redirects int32
 	until     time.Time // R, H
@@ -222,6 +252,15 @@ func parseEntry(line []byte) (entry, error) {
 		body, err := base64.StdEncoding.AppendDecode(nil, fields[3])
 		bad = bad || err != nil
 		e.url, e.until, e.body = string(fields[1]), time.UnixMilli(num(fields[2])), body
+	case e.kind == kindStart && len(fields) == 4: // with the -o file's path
+		e.n = []int64{num(fields[1]), num(fields[2])}
+		path, err := strconv.Unquote(string(fields[3]))
+		bad = bad || err != nil
+		e.url = path
+	case e.kind == kindFile && len(fields) == 2:
+		path, err := strconv.Unquote(string(fields[1]))
+		bad = bad || err != nil
+		e.url = path
 	case (e.kind == kindHold || e.kind == kindPages || e.kind == kindVariants) && len(fields) == 3:
 		e.url, e.n = string(fields[1]), []int64{num(fields[2])}
 		e.until = time.UnixMilli(e.n[0])

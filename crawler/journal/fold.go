@@ -150,6 +150,9 @@ func (j *Journal) fold(snap int, gens []int, check *Output, fo *folding) error {
 		if queue, entries, err = readSnapshotMeta(sf, w); err != nil {
 			return err
 		}
+		if check != nil { // a start's: its size for this -o, as replay has it
+			j.otherFile(w)
+		}
 	}
 	journals := make([]*os.File, 0, len(gens))
 	defer func() { closeAll(journals) }()

@@ -48,6 +48,7 @@ type Journal struct {
 	changed  bool // the settings differ from the crawl's until now (Reuse)
 	refilter bool // the filters changed, now or at an earlier start: the queue is filtered again
 	newOut   bool // -o is another file than the crawl's until now
+	otherOut bool // the log vouches for another -o file, and no start since named this one (walk.otherFile)
 	key      urlnorm.SeenKey
 	notices  []string
 
@@ -154,11 +155,7 @@ func (j *Journal) Begin() error {
 	if err != nil {
 		return err
 	}
-	newOut := int64(0)
-	if j.NewOutput() {
-		newOut = 1
-	}
-	if _, err := f.Write(appendNumbers(nil, kindStart, j.outLen, newOut)); err != nil {
+	if _, err := f.Write(appendStart(nil, j.outLen, j.NewOutput() || j.otherOut, j.settings.Output)); err != nil {
 		f.Close()
 		return err
 	}

@@ -44,12 +44,19 @@ import (
 // for (or was another file, new to the crawl), and any damage before it
 // was dealt with. An E entry says the crawl
 // ended with nothing left to do.
+//
+// A size vouched for belongs to the file it was measured on: a snapshot
+// names that file (an F entry), and so does each X entry. A start whose
+// -o is another file than the one the log's last word is about — a
+// start with --state_reuse and a new -o whose X entry a power cut lost —
+// counts none of that size for its own file (otherFile).
 type walk struct {
 	key    urlnorm.SeenKey
 	check  *Output                              // the -o file marks are checked against (a start); nil: trust them (a fold)
 	counts func(url string) (host, path string) // what a URL done counts towards
 
 	outLen   int64             // -o's bytes vouched for so far
+	outFile  string            // the -o file outLen was measured on; "": not said (a log written before files were named)
 	pending  map[int64]entry   // O entries past outLen, by where they start
 	outBad   bool              // an O entry did not match -o: nothing after it is counted
 	badFrom  int64             // where that entry's bytes began
@@ -104,7 +111,7 @@ func (w *walk) add(e entry) {
 	case kindHold:
 		w.holds[e.url] = later(w.holds[e.url], e.until)
 	case kindStart:
-		w.started(e.n[0], e.n[1] == 1)
+		w.started(e.n[0], e.n[1] == 1, e.url)
 	case kindEnd:
 		w.finished = true
 	case kindUndone:
@@ -205,9 +212,12 @@ func (w *walk) tally(url string, n int) {
 // all vouched for, and dealt with the damage before it. The O entries
 // still waiting were for bytes it cut: void. With another file (new), the
 // O entries from here are for that one, from outLen on.
-func (w *walk) started(outLen int64, new bool) {
+func (w *walk) started(outLen int64, new bool, file string) {
 	w.damaged = false
 	clear(w.pending)
+	if file != "" {
+		w.outFile = file
+	}
 	if new || w.outBad && outLen <= w.badFrom {
 		// Another file; or a start cut -o before the bytes that do not
 		// match, and the O entries after it are for what it wrote since.
@@ -227,6 +237,21 @@ func (w *walk) started(outLen int64, new bool) {
 	// vouched for, cut it here, and wrote U entries before this one for
 	// every page whose line was past the cut (donelog.go).
 	w.outLen = outLen
+}
+
+// otherFile says, at a start whose -o is file, that what the log vouches
+// for so far was measured on another file: none of it is this file's, and
+// the O entries waiting past a gap are the other file's too. From here,
+// only O entries from byte 0 count, checked against this file; in a log
+// that is whole there are none before the X entry that names this file.
+// Reports whether it was another file.
+func (w *walk) otherFile(file string) bool {
+	if w.outFile == "" || w.outFile == file {
+		return false
+	}
+	w.outLen, w.outBad = 0, false
+	clear(w.pending)
+	return true
 }
 
 // later is the later of two times: a later, shorter hold does not

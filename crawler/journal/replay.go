@@ -91,6 +91,7 @@ func (j *Journal) replay(now time.Time, v Visitor) (sum Summary, again bool, err
 			return sum, false, err
 		}
 	}
+	j.otherFile(w) // the snapshot's size may be another -o's
 	journals, err := j.openJournals()
 	defer closeAll(journals)
 	if err != nil {
@@ -135,12 +136,17 @@ func (j *Journal) replay(now time.Time, v Visitor) (sum Summary, again bool, err
 		}
 		return sum, true, nil
 	}
+	j.otherOut = j.otherFile(w)
+	why := "written as the crawl stopped, or damaged: their pages are fetched again"
+	if j.otherOut {
+		why = fmt.Sprintf("what the journal vouches for is %s's, and the entry that said the crawl went on in this file was lost (a power cut, or a damaged disk): none of this file's lines are counted, and their pages are fetched again", w.outFile)
+	}
 	switch {
 	case j.newOut && j.out != nil:
 		j.outLen = j.out.Size() // another file: its O entries start here
 	case j.newOut:
 	case j.out != nil && j.out.Size() > w.outLen:
-		j.cutOutput(w.outLen, "written as the crawl stopped, or damaged: their pages are fetched again")
+		j.cutOutput(w.outLen, why)
 		fallthrough
 	default:
 		j.outLen = w.outLen
@@ -210,6 +216,15 @@ func (j *Journal) replay(now time.Time, v Visitor) (sum Summary, again bool, err
 	}
 	sum.Done, sum.Finished = w.doneN, w.finished
 	return sum, false, nil
+}
+
+// otherFile, at a start that goes on with the crawl's -o, says whether
+// what w vouched for so far was measured on another -o file; if so, none
+// of it counts for this one (walk.otherFile). A start with a new -o
+// (newOut) reads the O entries for the file before, as they stand, and
+// folds them away.
+func (j *Journal) otherFile(w *walk) bool {
+	return !j.newOut && j.settings.Output != "" && w.otherFile(j.settings.Output)
 }
 
 // walkJournal is the first pass over one journal. Damage with whole

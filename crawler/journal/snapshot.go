@@ -19,6 +19,7 @@ import (
 //	                          its header: -o's bytes vouched for, the
 //	                          URLs done, the size of seen.N, and 1 if
 //	                          the crawl had ended
+//	F  path                   the -o file those bytes are of (version 2)
 //	R, H                      robots.txt and holds not expired
 //	C  host  pages            pages done per host (Config.MaxPagesPerHost)
 //	V  path  queries          queries done per path (Config.MaxQueryVariants)
@@ -30,7 +31,11 @@ import (
 //
 // It is written to snapshot.N.tmp, synced, and renamed: a stop leaves
 // the old snapshot or the new one, whole.
-const snapshotVersion = 1
+const snapshotVersion = 2
+
+// A version 1 snapshot has no F entry: it is read as before, its size
+// taken to be the crawl's -o's.
+const snapshotVersionWithoutFile = 1
 
 // snapshotWriter writes a snapshot, entry after entry.
 type snapshotWriter struct {
@@ -94,6 +99,9 @@ func (w *walk) writeMeta(s *snapshotWriter, number int, seen int, now time.Time)
 	}
 	s.put(appendNumbers(nil, kindHeader, snapshotVersion, int64(number), w.outLen, int64(w.doneN), int64(seen), finished))
 	var b []byte
+	if w.outFile != "" {
+		s.put(appendFile(b[:0], w.outFile))
+	}
 	for origin, e := range w.robots {
 		if e.until.After(now) {
 			s.put(AppendRobots(b[:0], origin, e.until, e.body))
@@ -148,7 +156,7 @@ func readSnapshotMeta(f *os.File, w *walk) (queue, entries int64, err error) {
 		switch {
 		case err != nil:
 			return 0, 0, bad(fmt.Sprintf("a damaged entry at byte %d", queue))
-		case first && (e.kind != kindHeader || len(e.n) != 6 || e.n[0] != snapshotVersion):
+		case first && (e.kind != kindHeader || len(e.n) != 6 || e.n[0] != snapshotVersion && e.n[0] != snapshotVersionWithoutFile):
 			return 0, 0, bad("no header of this version")
 		case e.kind == kindQueued || e.kind == kindTrailer:
 			return queue, entries, nil
@@ -158,6 +166,8 @@ func readSnapshotMeta(f *os.File, w *walk) (queue, entries int64, err error) {
 		switch e.kind {
 		case kindHeader:
 			w.outLen, w.doneN, w.seenN, w.finished = e.n[2], int(e.n[3]), int(e.n[4]), e.n[5] == 1
+		case kindFile:
+			w.outFile = e.url
 		case kindPages:
 			w.pages[e.url] += int(e.n[0])
 		case kindVariants:
