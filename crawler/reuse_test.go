@@ -133,3 +133,46 @@ func powerCutAfterReuse(t *testing.T, srv *wirelog.Server, roots, want []string,
 		})
 	}
 }
+
+// A crawl stopped before the journal vouched for its last lines (a power
+// cut took the last O entry) goes on with another -o (StateReuse): the
+// file before is cut where the journal's entries end, and the pages of
+// the lines cut are fetched again into the new file. Over the two files,
+// each of the site's URLs is once.
+func TestReuseWithAnotherOutputCutsWhatTheJournalDoesNotVouchFor(t *testing.T) {
+	srv := wirelog.New(t)
+	roots, want := powerCutSite(t, srv)
+	cfg := stateConfig(t, roots...)
+	first := cfg.Output
+	runUntil(t, cfg, 16)
+	journal := filepath.Join(cfg.State, "journal.1")
+	whole, err := os.ReadFile(journal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := bytes.LastIndex(whole, []byte("\nO\t"))
+	if last < 0 {
+		t.Fatal("journal.1 holds no O entry to lose")
+	}
+	if err := os.WriteFile(journal, whole[:last+1], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	linesBefore := len(jsonlOf(t, first))
+
+	cfg.Output, cfg.StateReuse = filepath.Join(filepath.Dir(first), "second.jsonl"), true
+	_, notices := runUntil(t, cfg, 0)
+	kept := jsonlOf(t, first)
+	if len(kept) >= linesBefore {
+		t.Fatalf("the first file kept its %d lines, though the journal vouches for fewer; notices %q", linesBefore, notices)
+	}
+	all := slices.Sorted(slices.Values(append(kept, jsonlOf(t, cfg.Output)...)))
+	if !slices.Equal(all, want) {
+		t.Fatalf("%d lines over both files, %d distinct, for the site's %d URLs; notices %q",
+			len(all), len(slices.Compact(slices.Clone(all))), len(want), notices)
+	}
+	if !slices.ContainsFunc(notices, func(n string) bool {
+		return strings.HasPrefix(n, first+": cut ") && strings.Contains(n, "fetched again, into "+cfg.Output)
+	}) {
+		t.Errorf("no notice says the first file was cut; notices %q", notices)
+	}
+}

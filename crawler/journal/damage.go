@@ -17,12 +17,42 @@ import (
 // cutOutput cuts -o at at, saying why in a notice. Whole lines cut are
 // pages done again; bytes that are not whole lines are damage, copied
 // aside first.
-func (j *Journal) cutOutput(at int64, why string) {
-	size := j.out.Size()
+func (j *Journal) cutOutput(at int64, why string) { j.cutFile(j.out, at, why) }
+
+// cutOldOutput cuts the tail of the crawl's file before (a start with
+// another -o) that the journal does not vouch for: lines written as the
+// crawl stopped, whose pages are fetched again into the new file. Cut,
+// each page's line is in one of the two files, not both. A file gone, or
+// not a regular file, is left as it is.
+func (j *Journal) cutOldOutput(at int64) {
+	if j.oldOut == "" {
+		return
+	}
+	f, err := os.OpenFile(j.oldOut, os.O_RDWR, 0)
+	if err != nil {
+		return
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return
+	}
+	o, err := newOutput(j.oldOut, f)
+	if err != nil {
+		f.Close()
+		return
+	}
+	defer o.Close()
+	j.cutFile(o, at, "written as the crawl stopped: their pages are fetched again, into "+j.settings.Output)
+}
+
+// cutFile cuts out after at, saying why, and copying aside what is not
+// whole lines.
+func (j *Journal) cutFile(out *Output, at int64, why string) {
+	size := out.Size()
 	if at >= size {
 		return
 	}
-	b, err := j.out.readAt(at, size)
+	b, err := out.readAt(at, size)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		b = nil
 	}
@@ -32,12 +62,12 @@ func (j *Journal) cutOutput(at int64, why string) {
 		name := j.saveDamaged("output."+strconv.FormatInt(at, 10), b)
 		what = fmt.Sprintf("%s, and damage: copied to %s", plural(lines, "line"), name)
 	}
-	if err := j.out.cut(at); err != nil {
-		j.notices = append(j.notices, fmt.Sprintf("%s: could not be cut at byte %d: %v", j.out.path, at, err))
+	if err := out.cut(at); err != nil {
+		j.notices = append(j.notices, fmt.Sprintf("%s: could not be cut at byte %d: %v", out.path, at, err))
 		return
 	}
 	j.notices = append(j.notices, fmt.Sprintf("%s: cut %d bytes after the %d the journal vouches for (%s); %s",
-		j.out.path, size-at, at, what, why))
+		out.path, size-at, at, what, why))
 }
 
 // plural says n things, in words.

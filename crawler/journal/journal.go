@@ -42,13 +42,14 @@ type Journal struct {
 	opts     Options
 	lock     *os.File
 	settings Settings
-	fresh    bool // no crawl.json: a new crawl
-	resumed  bool // a crawl to go on with: its settings and its journal
-	save     bool // Begin writes crawl.json: new, or other settings reused
-	changed  bool // the settings differ from the crawl's until now (Reuse)
-	refilter bool // the filters changed, now or at an earlier start: the queue is filtered again
-	newOut   bool // -o is another file than the crawl's until now
-	otherOut bool // the log vouches for another -o file, and no start since named this one (walk.otherFile)
+	fresh    bool   // no crawl.json: a new crawl
+	resumed  bool   // a crawl to go on with: its settings and its journal
+	save     bool   // Begin writes crawl.json: new, or other settings reused
+	changed  bool   // the settings differ from the crawl's until now (Reuse)
+	refilter bool   // the filters changed, now or at an earlier start: the queue is filtered again
+	newOut   bool   // -o is another file than the crawl's until now
+	oldOut   string // with newOut: the file before, as crawl.json named it
+	otherOut bool   // the log vouches for another -o file, and no start since named this one (walk.otherFile)
 	key      urlnorm.SeenKey
 	notices  []string
 

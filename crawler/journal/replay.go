@@ -130,7 +130,9 @@ func (j *Journal) replay(now time.Time, v Visitor) (sum Summary, again bool, err
 		// Another -o: the O entries until now vouch for the file before,
 		// which no later start could read them against. A fold counts
 		// them as they stand, as this start does, so that every start
-		// from here on reads only O entries for this file.
+		// from here on reads only O entries for this file. The file
+		// before is cut where they end.
+		j.cutOldOutput(w.outLen)
 		if err := j.foldNow(); err != nil {
 			return sum, false, err
 		}

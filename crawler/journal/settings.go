@@ -86,6 +86,9 @@ func (j *Journal) settle() error {
 		}
 		j.notices = append(j.notices, fmt.Sprintf("%s: going on with other settings (%s)", j.dir, strings.Join(diff, "; ")))
 		j.save, j.changed, j.newOut = true, true, was.Output != j.settings.Output
+		if j.newOut {
+			j.oldOut = was.Output
+		}
 		sameOut := was.Settings
 		sameOut.Output = j.settings.Output
 		j.refilter = j.refilter || len(Differences(sameOut, j.settings)) > 0
