@@ -115,13 +115,15 @@ func TestFoldKeepsWhatIsLeft(t *testing.T) {
 // whose seen file was saved with another key, is damage, and the start
 // refuses it, saying so, rather than go on with part of the crawl.
 func TestDamagedSnapshotIsRefused(t *testing.T) {
-	for _, damage := range []string{"snapshot", "seen", "key"} {
+	for _, damage := range []string{"snapshot", "seen", "key", "seen removed"} {
 		t.Run(damage, func(t *testing.T) {
 			dir := t.TempDir()
 			state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out.jsonl")
 			foldCrawl(t, state, out, 30)
-			snaps, _ := filepath.Glob(filepath.Join(state, damage+".*"))
+			snaps, _ := filepath.Glob(filepath.Join(state, strings.Fields(damage)[0]+".*"))
 			switch damage {
+			case "seen removed":
+				os.Remove(snaps[0])
 			case "key":
 				b, _ := os.ReadFile(filepath.Join(state, "crawl.json"))
 				i := strings.Index(string(b), `"seen_key": "`) + len(`"seen_key": "`)

@@ -87,6 +87,11 @@ func (s *seenWriter) close() error {
 // fails is an error; fn may have heard of some hashes by then.
 func readSeen(path string, check uint64, count func(n int), fn func(h uint64)) error {
 	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		// Written before its snapshot and removed after it, a seen
+		// file missing beside its snapshot was taken away.
+		return fmt.Errorf("%s: not there, though its snapshot is: %w", path, errDamagedFile)
+	}
 	if err != nil {
 		return err
 	}
