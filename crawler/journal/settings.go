@@ -115,7 +115,7 @@ func (j *Journal) settle() error {
 	// is read as damage: nothing done after it counts, and what it held
 	// is found again.
 	missing := func(g int) {
-		j.notices = append(j.notices, fmt.Sprintf("%s: %s is not there: no record after it counts as done, and what it held is found again",
+		j.notices = append(j.notices, fmt.Sprintf("%s: %s is not there, nor a snapshot in its place: no record after it counts as done, and what it held is found again",
 			j.dir, filepath.Base(j.path("journal", g))))
 	}
 	prev := j.snapGen
