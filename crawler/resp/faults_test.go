@@ -215,6 +215,28 @@ func TestIdempotentCommandIsSentAgainOnlyOnce(t *testing.T) {
 	}
 }
 
+// What is sent again is the command as it was given, whatever was written
+// after it: the next command reuses the write buffer it went out from.
+func TestIdempotentCommandIsSentAgainAsGiven(t *testing.T) {
+	srv := redistest.Start(t, redistest.Options{})
+	p := newProxy(t, srv.Addr())
+	l := newLoop(t)
+	c := newClient(t, l, p.URL(), resp.Options{})
+	if _, err := do(t, l, c, "PING"); err != nil {
+		t.Fatal(err)
+	}
+	const blpop = "$5\r\nBLPOP\r\n"
+	f := c.SendIdempotent("BLPOP", "never", 0)
+	runUntil(t, l, "BLPOP sent", func() bool { return p.Count(blpop) == 1 })
+	c.Send("ECHO", "12345678") // shorter than the BLPOP: written where it was
+	p.Cut()
+	runUntil(t, l, "BLPOP sent again, or answered", func() bool { return p.Count(blpop) == 2 || f.Done() })
+	if f.Done() {
+		v, err := f.Result()
+		t.Fatalf("the BLPOP, sent again, was answered %v, %v; sent %d times", v, err, p.Count(blpop))
+	}
+}
+
 // An idempotent command whose second connection fails too is reported
 // as possibly run (it was sent once), not as never sent.
 func TestIdempotentCommandWithNowhereToGoAgain(t *testing.T) {
