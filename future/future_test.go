@@ -65,8 +65,8 @@ func TestResultStates(t *testing.T) {
 	if !c.Cancel() || c.Cancel() {
 		t.Fatal("Cancel should succeed once, then report false")
 	}
-	if _, err := c.Result(); !errors.Is(err, future.ErrCancelled) || !c.Cancelled() {
-		t.Fatalf("cancelled: %v", err)
+	if _, err := c.Result(); !errors.Is(err, future.ErrCancelled) || !c.Cancelled() || !c.Done() {
+		t.Fatalf("cancelled: %v (done %v)", err, c.Done())
 	}
 	if f.Cancel() {
 		t.Fatal("cancelled a future that had already failed")
@@ -119,6 +119,28 @@ func TestDoneCallbacksRunInTheOrderAdded(t *testing.T) {
 	q.run()
 	if fmt.Sprint(got) != "[0 1 2 3 4]" {
 		t.Fatalf("callbacks ran in the order %v, want [0 1 2 3 4]", got)
+	}
+}
+
+// Init of a future that served before (a record off a free list) makes
+// it pending again: nothing of its old outcome or callbacks is left.
+func TestInitForgetsTheOldOutcome(t *testing.T) {
+	q := &queue{}
+	var rec struct{ f future.Future[int] }
+	rec.f.Init(q)
+	var got []string
+	rec.f.OnDone(func() { got = append(got, "old") })
+	rec.f.SetResult(1)
+	q.run()
+	rec.f.Init(q)
+	if _, err := rec.f.Result(); rec.f.Done() || !errors.Is(err, future.ErrNotDone) {
+		t.Fatalf("after Init: done %v, %v; want pending", rec.f.Done(), err)
+	}
+	rec.f.OnDone(func() { got = append(got, "new") })
+	rec.f.SetResult(2)
+	q.run()
+	if v, _ := rec.f.Result(); v != 2 || strings.Join(got, ",") != "old,new" {
+		t.Fatalf("second use: result %d, callbacks %v; want 2, [old new]", v, got)
 	}
 }
 

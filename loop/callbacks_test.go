@@ -30,6 +30,27 @@ func TestCallSoonRunsInFIFOOrder(t *testing.T) {
 	})
 }
 
+// Callbacks scheduled during a turn wait for the next, behind the rest of
+// this turn's, and each runs once.
+func TestCallbacksScheduledInATurnRunAfterIt(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		var got []string
+		note := func(s string) func() { return func() { got = append(got, s) } }
+		l.CallSoon(func() {
+			got = append(got, "a")
+			l.CallSoon(note("d"))
+			l.CallSoon(note("e"))
+			l.CallSoon(l.Stop)
+		})
+		l.CallSoon(note("b"))
+		l.CallSoon(note("c"))
+		run(t, l)
+		if s := strings.Join(got, " "); s != "a b c d e" {
+			t.Fatalf("ran %q, want %q", s, "a b c d e")
+		}
+	})
+}
+
 // A callback that schedules itself again runs once per iteration, never
 // twice in one: I/O and timers get their turn in between.
 func TestSelfReschedulingCallbackCannotStarveIOOrTimers(t *testing.T) {

@@ -220,6 +220,28 @@ func TestClosingSocketFailsPendingRecvAndLoopGoesOn(t *testing.T) {
 	})
 }
 
+// A send waiting for room in the send buffer is the fd's pending send: a
+// second is refused beside it, and SockClose fails it.
+func TestClosingSocketFailsAWaitingSend(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		client, _ := socketPair(t, l)
+		send := l.SockSendAll(client, make([]byte, 64<<20)) // more than loopback buffers hold
+		if send.Done() {
+			t.Fatalf("64 MiB went into the send buffer at once: %v", send.Err())
+		}
+		second := l.SockSendAll(client, []byte("x"))
+		if second.Err() == nil || !strings.Contains(second.Err().Error(), "already has a send") {
+			t.Fatalf("a second send beside a waiting one: %v", second.Err())
+		}
+		if err := l.SockClose(client); err != nil {
+			t.Fatal(err)
+		}
+		if !send.Done() || !errors.Is(send.Err(), loop.ErrSocketClosed) {
+			t.Fatalf("the waiting send after SockClose: done %v, %v; want ErrSocketClosed", send.Done(), send.Err())
+		}
+	})
+}
+
 // Two sockets are readable in the same batch of events. Whichever callback
 // runs first closes the other socket and opens a new one, which the kernel
 // gives the same fd number. The second event of the batch is for the old

@@ -75,6 +75,27 @@ func TestStatsAreZeroUnlessAskedFor(t *testing.T) {
 	}
 }
 
+// A trace counts due timers as Timers and callbacks other goroutines
+// posted as Posted: two posts and one timer make 2 and 1.
+func TestTraceCountsTimersAndPostsApart(t *testing.T) {
+	l, turns := tracedLoop(t, "")
+	defer l.Close()
+	for range 2 {
+		if err := l.CallSoonThreadsafe(func() {}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.CallLater(0, l.Stop)
+	run(t, l)
+	timers, posted := 0, 0
+	for _, it := range *turns {
+		timers, posted = timers+it.Timers, posted+it.Posted
+	}
+	if timers != 1 || posted != 2 {
+		t.Fatalf("the trace counted %d timers and %d posted callbacks, want 1 and 2", timers, posted)
+	}
+}
+
 // tracedLoop is a loop on the named poller whose trace is kept, each
 // record copied (the loop reuses them).
 func tracedLoop(t *testing.T, poller string) (*loop.Loop, *[]loop.Iteration) {

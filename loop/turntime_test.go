@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"loopkit/loop"
+	"loopkit/netpoll"
 )
 
 // TurnTime is read once per turn: callbacks of one turn all see the same
@@ -35,6 +36,30 @@ func testTurnTimeOfOneTurn(t *testing.T, l *loop.Loop) {
 	if later < realAfterSleep {
 		t.Fatalf("the next turn's time %v is before %v", later, realAfterSleep)
 	}
+}
+
+// A reader sees the TurnTime of its own turn, read after the wait, not the
+// one a callback read in the turn before it.
+func TestTurnTimeOfAReaderIsReadAfterTheWait(t *testing.T) {
+	eachPoller(t, func(t *testing.T, l *loop.Loop) {
+		a, b := socketPair(t, l)
+		var sent, seen time.Duration
+		if err := l.AddReader(a, func() { seen = l.TurnTime(); l.Stop() }); err != nil {
+			t.Fatal(err)
+		}
+		l.CallSoon(func() {
+			before := l.TurnTime()
+			for sent = l.Time(); sent <= before; sent = l.Time() {
+			}
+			if _, err := netpoll.Write(b, []byte("x")); err != nil {
+				t.Error(err)
+			}
+		})
+		run(t, l)
+		if seen < sent {
+			t.Fatalf("a reader woken by bytes sent at %v saw TurnTime %v", sent, seen)
+		}
+	})
 }
 
 // A timer's callback sees a TurnTime at or past the timer's deadline: the

@@ -120,3 +120,22 @@ func openFDs(t *testing.T) int {
 	}
 	return len(entries)
 }
+
+// A Listen that fails (the address is taken) closes the socket it made.
+func TestFailedListenClosesItsSocket(t *testing.T) {
+	lfd, addr, err := Listen(netip.MustParseAddrPort("127.0.0.1:0"), 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer Close(lfd)
+	before := openFDs(t)
+	for i := 0; i < 3; i++ {
+		if fd, _, err := Listen(addr, 8); !errors.Is(err, unix.EADDRINUSE) {
+			Close(fd)
+			t.Fatalf("second Listen on %v: %v, want EADDRINUSE", addr, err)
+		}
+	}
+	if after := openFDs(t); after != before {
+		t.Errorf("%d descriptors open before three failed Listens, %d after", before, after)
+	}
+}

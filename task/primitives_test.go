@@ -302,6 +302,20 @@ func TestWokenThenCancelledWaiterPassesThePermitOn(t *testing.T) {
 	}
 }
 
+// A waiter cancelled in the queue, never woken, got no permit: it has
+// none to pass on, and the permit stays with its holder.
+func TestACancelledWaiterPassesNoPermitOn(t *testing.T) {
+	l := newLoop(t)
+	s := task.NewSemaphore(1)
+	s.TryAcquire() // held by the test throughout
+	waiter := task.Spawn(l, func(y task.Yield) (int, error) { return 0, s.Acquire(y) })
+	cancelSoon(l, waiter)
+	runUntilDone(t, l, waiter)
+	if !waiter.Cancelled() || s.Available() != 0 {
+		t.Fatalf("waiter cancelled %v, available %d; want true, 0: the only permit is held", waiter.Cancelled(), s.Available())
+	}
+}
+
 func TestGatherKeepsEveryOutcomeAndFailFastCancelsTheRest(t *testing.T) {
 	l := newLoop(t)
 	boom := errors.New("boom")

@@ -169,6 +169,38 @@ func TestFleetRefusesOtherSettings(t *testing.T) {
 	}
 }
 
+// A process that joins with another shard count takes the crawl's, and
+// puts each host in the shard the crawl's creator does.
+func TestFleetJoinerTakesTheCrawlsShards(t *testing.T) {
+	t.Parallel() // it mostly waits on its server; each test has its own Redis
+	rds := redistest.Start(t, redistest.Options{})
+	l, err := loop.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() }) // after the fleets'
+	cfg := crawler.Config{Roots: []string{"http://a.test/"}}
+	join := func(shards int) *fleet.Fleet {
+		f, err := fleet.New(fleet.Options{Redis: rds.URL(), CrawlID: "x", Shards: shards,
+			Settings: crawler.SettingsOf(cfg), Politeness: crawler.PolitenessOf(cfg)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		if _, err := task.Run(l, func(y task.Yield) (int, error) { return 0, f.Join(y, l) }); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	creator, joiner := join(4), join(64)
+	for i := range 32 {
+		host := fmt.Sprintf("h%d.test", i)
+		if c, j := creator.ShardOfHost(host), joiner.ShardOfHost(host); c != j {
+			t.Fatalf("%s is in shard %d for the crawl's creator, %d for a process that joined with 64 shards", host, c, j)
+		}
+	}
+}
+
 // A process with no roots stores nothing: it waits for its crawl to be
 // started by one with roots (the order processes start in is nobody's
 // to choose), and if none comes, it says so.

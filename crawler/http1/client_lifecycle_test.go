@@ -204,6 +204,25 @@ func TestRequestsAfterCloseFail(t *testing.T) {
 	}
 }
 
+// Close fails a request already on a connection, waiting for its
+// answer, with ErrClientClosed at once: it is not left pending.
+func TestCloseFailsARequestInFlight(t *testing.T) {
+	var log pathLog
+	url := rawServer(t, func(c net.Conn, r *bufio.Reader) {
+		if head, err := readRequest(r); err == nil {
+			log.note(strings.Fields(head)[1])
+			r.ReadByte() // never answers: waits for the client to close
+		}
+	})
+	l, c := onLoop(t, http1.Options{})
+	f := c.Do(http1.Request{URL: url + "/held"})
+	waitUntil(t, l, "the server has the request", func() bool { return len(log.seen()) == 1 })
+	c.Close()
+	if !f.Done() || !errors.Is(f.Err(), http1.ErrClientClosed) {
+		t.Fatalf("a request in flight at Close: done %v, %v; want ErrClientClosed at once", f.Done(), f.Err())
+	}
+}
+
 // A Get whose task is cancelled before the request could start is
 // dropped quietly, whatever its URL: nothing is sent, and nothing
 // panics on the loop (a URL the client cannot fetch would otherwise try

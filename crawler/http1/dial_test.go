@@ -223,3 +223,28 @@ func TestASlowAddressStillWinsAfterTheNextIsRefused(t *testing.T) {
 		t.Fatalf("tried %v, connected after %v", n.tried, r.Timings.Connect)
 	}
 }
+
+// An address started early, by a failure, restarts the attempt delay: the
+// next one waits a full delay after it, not after the address that failed.
+// The first fails at 0.9 of the delay; at 1.5 delays only the second has
+// started since (the third is due at 1.9).
+func TestAFailureRestartsTheAttemptDelay(t *testing.T) {
+	const delay = 100 * time.Millisecond
+	srv := okServer(t)
+	l, c, n, url := dualStack(t, http1.Options{ConnectTimeout: time.Minute}, delay, srv.URL, []netip.Addr{v6a, v4a, v6b})
+	n.blackHole(v6a, v4a, v6b)
+	checked := future.New[[]netip.Addr](l)
+	n.onDial = func(a netip.Addr) {
+		if a != v6a {
+			return
+		}
+		l.CallLater(delay*9/10, func() { n.pending[v6a].SetError(errors.New("refused")) })
+		l.CallLater(delay*3/2, func() { checked.SetResult(slices.Clone(n.tried)) })
+	}
+	c.Do(http1.Request{URL: url})
+	tried, _ := await(t, l, checked)
+	c.Close()
+	if !slices.Equal(tried, []netip.Addr{v6a, v4a}) {
+		t.Fatalf("1.5 delays in, tried %v; want %v", tried, []netip.Addr{v6a, v4a})
+	}
+}

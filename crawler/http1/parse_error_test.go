@@ -61,6 +61,7 @@ var errorCases = []errorCase{
 	// Framing.
 	{name: "conflicting Content-Length in one field", in: okStatus + "Content-Length: 5, 6\r\n\r\nhello!", kind: http1.ErrProtocol, msg: "conflicting Content-Length 5 and 6"},
 	{name: "conflicting Content-Length fields", in: okStatus + "Content-Length: 5\r\nContent-Length: 6\r\n\r\nhello!", kind: http1.ErrProtocol, msg: "conflicting Content-Length 5 and 6"},
+	{name: "conflicting Content-Length after a zero", in: okStatus + "Content-Length: 0, 5\r\n\r\nhello", kind: http1.ErrProtocol, msg: "conflicting Content-Length 0 and 5"},
 	{name: "Content-Length not a number", in: okStatus + "Content-Length: abc\r\n\r\n", kind: http1.ErrProtocol, msg: `invalid Content-Length "abc"`},
 	{name: "negative Content-Length", in: okStatus + "Content-Length: -1\r\n\r\n", kind: http1.ErrProtocol, msg: "invalid Content-Length"},
 	{name: "signed Content-Length", in: okStatus + "Content-Length: +5\r\n\r\nhello", kind: http1.ErrProtocol, msg: "invalid Content-Length"},

@@ -1,12 +1,15 @@
 package resp_test
 
 import (
+	"bufio"
 	"crypto/sha1"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"net"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -156,6 +159,51 @@ func TestWrongPassword(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), "wrong") && !strings.Contains(err.Error(), "WRONGPASS") {
 		t.Fatalf("the error shows the password: %v", err)
+	}
+}
+
+// A server that is not Redis, and answers +OK to everything, fails the
+// login at its PING, which wants PONG: the commands waiting for the
+// connection fail with ErrNotConnected and a protocol error, and never
+// reach it. (No Redis answers a login step wrongly, so this server is a
+// listener of the test's own, on 127.0.0.1.)
+func TestALoginAnsweredWronglyFails(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var commands atomic.Int32
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer conn.Close()
+				r := bufio.NewReader(conn)
+				for {
+					line, err := r.ReadString('\n')
+					if err != nil {
+						return
+					}
+					if strings.HasPrefix(line, "*") { // a command begins
+						commands.Add(1)
+						conn.Write([]byte("+OK\r\n"))
+					}
+				}
+			}()
+		}
+	}()
+	l := newLoop(t)
+	c := newClient(t, l, "redis://"+ln.Addr().String()+"/0", resp.Options{MinBackoff: time.Minute, MaxBackoff: time.Minute})
+	_, err = do(t, l, c, "SET", "k", "v")
+	if !errors.Is(err, resp.ErrNotConnected) || !errors.Is(err, resp.ErrProtocol) || !strings.Contains(err.Error(), "PING") {
+		t.Fatalf("got %v; want not connected: a protocol error at the PING", err)
+	}
+	if n := commands.Load(); n != 1 {
+		t.Fatalf("the server got %d commands, want 1: the PING alone", n)
 	}
 }
 

@@ -191,11 +191,14 @@ func TestIdempotentCommandIsSentAgain(t *testing.T) {
 	}
 }
 
-// An idempotent command is sent again once, not after every lost
-// connection: when the connection it went out on again is lost too before
-// its reply, it fails with ErrConnectionLost, and the server saw it twice.
-// (BLPOP on a list nobody fills: a reply that never comes.)
-func TestIdempotentCommandIsSentAgainOnlyOnce(t *testing.T) {
+// blpop is how BLPOP's name looks on the wire.
+const blpop = "$5\r\nBLPOP\r\n"
+
+// sentBLPOP connects a client through a proxy to a real Redis and sends
+// an idempotent BLPOP on a list nobody fills (a reply that never comes),
+// returning once the proxy has seen it go by.
+func sentBLPOP(t *testing.T) (*proxy, *loop.Loop, *resp.Client, *future.Future[resp.Value]) {
+	t.Helper()
 	srv := redistest.Start(t, redistest.Options{})
 	p := newProxy(t, srv.Addr())
 	l := newLoop(t)
@@ -203,15 +206,36 @@ func TestIdempotentCommandIsSentAgainOnlyOnce(t *testing.T) {
 	if _, err := do(t, l, c, "PING"); err != nil {
 		t.Fatal(err)
 	}
-	const blpop = "$5\r\nBLPOP\r\n"
 	f := c.SendIdempotent("BLPOP", "never", 0)
 	runUntil(t, l, "BLPOP sent", func() bool { return p.Count(blpop) == 1 })
+	return p, l, c, f
+}
+
+// An idempotent command is sent again once, not after every lost
+// connection: when the connection it went out on again is lost too before
+// its reply, it fails with ErrConnectionLost, and the server saw it twice.
+// (BLPOP on a list nobody fills: a reply that never comes.)
+func TestIdempotentCommandIsSentAgainOnlyOnce(t *testing.T) {
+	p, l, _, f := sentBLPOP(t)
 	p.Cut()
 	runUntil(t, l, "BLPOP sent again", func() bool { return p.Count(blpop) == 2 })
 	p.Cut()
 	runUntil(t, l, "BLPOP failed, or sent a third time", func() bool { return f.Done() || p.Count(blpop) > 2 })
 	if _, err := f.Result(); !errors.Is(err, resp.ErrConnectionLost) || p.Count(blpop) != 2 {
 		t.Fatalf("after two losses: %v, sent %d times; want ErrConnectionLost, sent twice", err, p.Count(blpop))
+	}
+}
+
+// What is sent again is the command as it was given, whatever was written
+// after it: the next command reuses the write buffer it went out from.
+func TestIdempotentCommandIsSentAgainAsGiven(t *testing.T) {
+	p, l, c, f := sentBLPOP(t)
+	c.Send("ECHO", "12345678") // shorter than the BLPOP: written where it was
+	p.Cut()
+	runUntil(t, l, "BLPOP sent again, or answered", func() bool { return p.Count(blpop) == 2 || f.Done() })
+	if f.Done() {
+		v, err := f.Result()
+		t.Fatalf("the BLPOP, sent again, was answered %v, %v; sent %d times", v, err, p.Count(blpop))
 	}
 }
 

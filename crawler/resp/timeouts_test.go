@@ -103,3 +103,26 @@ func TestReplyTimeoutCountsFromTheReplyBefore(t *testing.T) {
 		t.Fatalf("stats %+v: a connection was lost", s)
 	}
 }
+
+// A reply timeout still guards a command given after the connection sat
+// idle past its last timer: the timer that fired with nothing to guard is
+// set again for the next command. Loop timers fire in deadline order, so
+// the idle wait ends after that timer fired, and the reply timeout before
+// the check at ten times its length.
+func TestReplyTimeoutAfterAnIdleSpell(t *testing.T) {
+	const timeout = 100 * time.Millisecond
+	srv, l, c := withServer(t, redistest.Options{}, resp.Options{ReplyTimeout: timeout})
+	if _, err := do(t, l, c, "PING"); err != nil {
+		t.Fatal(err)
+	}
+	runFor(t, l, 2*timeout) // idle: the PING's timer fires, with nothing awaited
+	srv.Pause()
+	defer srv.Resume()
+	f := c.Send("PING")
+	check := future.New[struct{}](l)
+	l.CallLater(10*timeout, func() { check.SetResult(struct{}{}) })
+	runUntil(t, l, "the PING failed, or the check came", func() bool { return f.Done() || check.Done() })
+	if err := f.Err(); !errors.Is(err, resp.ErrTimeout) {
+		t.Fatalf("a PING to a hung server, ten reply timeouts on: %v; want a reply timeout", err)
+	}
+}
