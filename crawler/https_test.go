@@ -48,6 +48,7 @@ func (p *peakCounter) peak() int {
 // --delay, whichever scheme they come by; and robots.txt is fetched once
 // per scheme, since RFC 9309 scopes it to scheme and authority.
 func TestHTTPAndHTTPSOfOneServerShareItsPoliteness(t *testing.T) {
+	t.Parallel() // its own server; it mostly waits
 	srv := wirelog.New(t)
 	var counter peakCounter
 	var httpsBase atomic.Value // known once the server is up; the root's handler reads it

@@ -185,7 +185,7 @@ func TestExitStatusSaysWhetherEveryRootWasCrawled(t *testing.T) {
 		stderr string
 	}{
 		{"every root crawled", []string{good}, 0, ""},
-		{"a root whose robots.txt cannot be read", []string{good, "https://127.0.0.1:1/"}, 1, "robots.txt: "},
+		{"a root whose robots.txt cannot be read", []string{"--max_tries", "1", good, "https://127.0.0.1:1/"}, 1, "robots.txt: "},
 		{"a root that is a 404", []string{missing + "/"}, 1, "status 404"},
 		{"nothing fetched", []string{"--max_tries", "1", "http://" + wirelog.ClosedPort(t) + "/"}, 1, "connection refused"},
 	} {
