@@ -143,8 +143,12 @@ func TestEveryKillAndResumeHasAStateOfItsOwn(t *testing.T) {
 		if len(rows) != 2 || !strings.HasPrefix(rows[1].Check, "both runs' -o: the site's "+itoa(len(want))+" URLs, each once") {
 			t.Fatalf("kill and resume %d: %+v", i+1, rows)
 		}
+		// The run after the kill fetches what is left, and again the
+		// pages whose lines the kill caught before the journal vouched
+		// for them (their lines are cut): a few, never the first run's.
 		k, r := rows[0].Samples[0].Crawl, rows[1].Samples[0].Crawl
-		if k.Lines >= len(want) || r.Pages == 0 || k.Lines+r.Pages != len(want) {
+		again := k.Lines + r.Pages - len(want)
+		if k.Lines >= len(want) || r.Pages == 0 || again < 0 || again > len(want)/10 {
 			t.Errorf("kill and resume %d: killed with %d lines, then %d more; the site has %d URLs", i+1, k.Lines, r.Pages, len(want))
 		}
 	}
