@@ -45,7 +45,6 @@ type Journal struct {
 	fresh    bool   // no crawl.json: a new crawl
 	resumed  bool   // a crawl to go on with: its settings and its journal
 	save     bool   // Begin writes crawl.json: new, or other settings reused
-	changed  bool   // the settings differ from the crawl's until now (Reuse)
 	refilter bool   // the filters changed, now or at an earlier start: the queue is filtered again
 	newOut   bool   // -o is another file than the crawl's until now
 	oldOut   string // with newOut: the file before, as crawl.json named it
@@ -106,10 +105,6 @@ func (j *Journal) path(name string, gen int) string {
 
 // Fresh says whether the directory held no crawl before Open.
 func (j *Journal) Fresh() bool { return j.fresh }
-
-// Changed says whether the settings differ from those the crawl ran
-// with until now: Reuse went on with other ones.
-func (j *Journal) Changed() bool { return j.changed }
 
 // Refilter says whether the queue's URLs must pass this run's filters:
 // the filters changed (Reuse), at this start or an earlier one, so the

@@ -85,7 +85,7 @@ func (j *Journal) settle() error {
 				j.dir, ErrOtherCrawl, strings.Join(diff, "; "))
 		}
 		j.notices = append(j.notices, fmt.Sprintf("%s: going on with other settings (%s)", j.dir, strings.Join(diff, "; ")))
-		j.save, j.changed, j.newOut = true, true, was.Output != j.settings.Output
+		j.save, j.newOut = true, was.Output != j.settings.Output
 		if j.newOut {
 			j.oldOut = was.Output
 		}
