@@ -106,7 +106,7 @@ func assemble(loops []*loop.Loop, cfg Config, g *Group) (*crawl, error) {
 		}
 		c.ext = append(c.ext, &c.seen) // after them: its files go once the crawl is over
 	}
-	if err := s.replay(cfg, cr.crawlers, cr.crawlers[0].notice); err != nil {
+	if err := s.replay(cfg, cr.crawlers, g, cr.crawlers[0].notice); err != nil {
 		return nil, err
 	}
 	return cr, nil

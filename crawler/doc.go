@@ -39,6 +39,7 @@
 //	persist.go     writer, replayVisitor — the journal's extension: Config.Output and Config.State, a batch per turn; a stopped crawl put back
 //	store.go       store, openStore, SettingsOf — the files themselves, written off the loop
 //	spill.go       overflow, refill — long host queues on disk, and back in order
+//	backlog.go     backlog — the rest of a stopped crawl's queue, read back as the crawl goes
 //	seen.go        seenSet, standOn, waitsOnDisk — the seen set past Config.SeenMemory: on disk, checked in batches (IRLbot's DRUM)
 //	shared.go      sharedCrawl, Offer, KnowRobots, HoldServer, Drop, Drain, End, Politeness — a crawl shared by processes (crawler/fleet)
 //	assemble.go    assemble, newCrawler, owned — a crawl put together, on one loop or several

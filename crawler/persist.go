@@ -266,15 +266,11 @@ func replayVisitor(crawlers []*Crawler, key urlnorm.SeenKey, tally *replayTally)
 			if c == nil {
 				return
 			}
-			if tally.refilter {
-				if reason := c.filter(u, int(depth)); reason != "" && !c.isRoot(raw) {
-					c.stats.Filtered[reason]++
-					tally.filtered++
-					return
-				}
-			}
-			if c.enter(u, frontier.Item{URL: raw, Redirects: redirects, Depth: depth}, false) == "" {
+			switch c.requeue(u, journal.Spilled{URL: raw, Depth: depth, Redirects: redirects}, tally.refilter) {
+			case requeueEntered:
 				tally.entered++
+			case requeueFiltered:
+				tally.filtered++
 			}
 		},
 		Robots: func(origin string, until time.Time, body []byte) {
@@ -288,6 +284,28 @@ func replayVisitor(crawlers []*Crawler, key urlnorm.SeenKey, tally *replayTally)
 			}
 		},
 	}
+}
+
+// What requeue did with a URL.
+const (
+	requeueEntered  = iota // it is to do
+	requeueFiltered        // this run's filters refuse it (refilter)
+	requeueCapped          // a cap refused it (enter)
+)
+
+// requeue makes a URL the journal had to do this loop's to do again,
+// through the one way in; with refilter, this run's filters first.
+func (c *Crawler) requeue(u *url.URL, q journal.Spilled, refilter bool) int {
+	if refilter {
+		if reason := c.filter(u, int(q.Depth)); reason != "" && !c.isRoot(q.URL) {
+			c.stats.Filtered[reason]++
+			return requeueFiltered
+		}
+	}
+	if c.enter(u, frontier.Item{URL: q.URL, Redirects: q.Redirects, Depth: q.Depth}, false) != "" {
+		return requeueCapped
+	}
+	return requeueEntered
 }
 
 // complete says this loop's part of the crawl ran to its end: it was

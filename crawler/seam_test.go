@@ -23,7 +23,7 @@ import (
 var (
 	lessonFiles = []string{"crawler.go", "fetch.go", "addurl.go", "todo.go", "record.go", "report.go",
 		"dispatch.go", "politeness.go", "config.go", "errorkind.go", "extension.go", "doc.go"}
-	productionFiles = []string{"persist.go", "store.go", "spill.go", "seen.go", "shared.go", "assemble.go", "budget.go",
+	productionFiles = []string{"persist.go", "store.go", "spill.go", "backlog.go", "seen.go", "shared.go", "assemble.go", "budget.go",
 		"parsepool.go", "shard.go", "group.go"}
 )
 

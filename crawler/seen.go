@@ -499,6 +499,7 @@ func (e seenError) Unwrap() error { return e.err }
 // for the disk are asked about if the crawl runs short.
 func (c *Crawler) refill(h *frontier.Host) {
 	c.overflow.refill(h)
+	c.overflow.later.read(c) // and the crawl's queue, if it runs low: a stopped crawl's backlog
 	if c.seen.busy() {
 		c.seen.workSoon()
 	}
@@ -511,6 +512,7 @@ func (c *Crawler) waitsOnDisk() bool {
 	if c.seen.busy() {
 		c.seen.workSoon() // the crawl may be waiting on them: ask now if it is short
 	}
+	c.overflow.later.read(c)
 	return c.overflow.busy() || c.seen.busy()
 }
 

@@ -38,10 +38,11 @@ type overflow struct {
 	spill *journal.Spill
 	hosts map[*frontier.Host]*hostSpill // the hosts that spilled and have not caught up
 
-	count  int   // URLs spilled and not back: still to do
-	peak   int   // the most ever spilled at once
-	onDisk int   // chunk writes and reads on their way
-	told   int64 // this loop's queue in memory, as last told the budget (budget.go)
+	later  *backlog // the rest of a stopped crawl's queue, the crawl's (backlog.go); nil if none
+	count  int      // URLs spilled and not back: still to do
+	peak   int      // the most ever spilled at once
+	onDisk int      // chunk writes and reads on their way
+	told   int64    // this loop's queue in memory, as last told the budget (budget.go)
 }
 
 // hostSpill is a host's URLs on disk, and its tail.
@@ -66,11 +67,12 @@ func newOverflow(c *Crawler, s *store) *overflow {
 	return o
 }
 
-// left is how many URLs wait on disk: to do.
-func (o *overflow) left() int { return o.count }
+// left is how many URLs wait on disk: to do. Those of a stopped crawl's
+// backlog count at most, on loop 0.
+func (o *overflow) left() int { return o.count + o.later.left(o.c) }
 
 // busy says whether URLs wait on disk or on their way to it.
-func (o *overflow) busy() bool { return o.count > 0 || o.onDisk > 0 }
+func (o *overflow) busy() bool { return o.count > 0 || o.onDisk > 0 || o.later.more() }
 
 // takes puts it on disk, rather than in h's queue in memory, if h has
 // spilled already and not caught up, or the crawl's queue is over its

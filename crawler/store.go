@@ -28,6 +28,7 @@ type store struct {
 	stopped  bool           // stopCrawl said so
 	budget   *budget        // the crawl's: halted as soon as a write fails
 	spill    *journal.Spill // long host queues' overflow, opened on first need; every loop's (spill.go)
+	later    *backlog       // the rest of a stopped crawl's queue (backlog.go), or nil
 
 	beforeWrite func() // a test's hook: called on the executor before each batch
 }
@@ -85,13 +86,21 @@ func (s *store) writes() bool { return s.journal != nil || s.output != nil }
 // replay brings back what a stopped crawl left (resume), telling v, and
 // starts the journal: from here on the crawl writes. Then the fsync every
 // second starts.
-func (s *store) replay(cfg Config, crawlers []*Crawler, notice func(string)) error {
+func (s *store) replay(cfg Config, crawlers []*Crawler, g *Group, notice func(string)) error {
 	if s.journal == nil {
 		s.startSyncing()
 		return nil
 	}
 	tally := replayTally{refilter: s.journal.Refilter()}
-	sum, err := s.journal.Replay(time.Now(), replayVisitor(crawlers, s.journal.SeenKey(), &tally), s.output)
+	v := replayVisitor(crawlers, s.journal.SeenKey(), &tally)
+	v.Upfront = max(cfg.QueueMemory, 0) // as many as the queue keeps in memory; the rest as the crawl goes (backlog.go)
+	sum, err := s.journal.Replay(time.Now(), v, s.output)
+	if sum.Later != nil {
+		s.later = &backlog{b: sum.Later, crawlers: crawlers, group: g, refilter: tally.refilter, start: time.Now()}
+		for _, c := range crawlers {
+			c.overflow.later = s.later
+		}
+	}
 	for _, n := range s.journal.Notices() {
 		notice(n)
 	}
@@ -113,6 +122,9 @@ func (s *store) replay(cfg Config, crawlers []*Crawler, notice func(string)) err
 		msg := fmt.Sprintf("resuming the crawl in %s: %d URLs done, %d to do", cfg.State, sum.Done, tally.entered)
 		if tally.filtered > 0 {
 			msg += fmt.Sprintf(" (and %d queued URLs this run's filters refuse, dropped)", tally.filtered)
+		}
+		if s.later != nil {
+			msg += fmt.Sprintf(", and at most %d more read from the state directory as the crawl goes", sum.Later.Left())
 		}
 		notice(msg)
 	} else {
@@ -293,6 +305,9 @@ func (s *store) close() error {
 		close(s.stop)
 	}
 	s.synced.Wait()
+	if s.later != nil {
+		s.later.b.Close()
+	}
 	if s.journal != nil {
 		s.fail(s.journal.Close())
 	}

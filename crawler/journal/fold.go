@@ -155,6 +155,7 @@ func (j *Journal) fold(snap int, gens []int, check *Output, fo *folding) error {
 		}
 	}
 	journals := make([]*os.File, 0, len(gens))
+	sizes := make([]int64, 0, len(gens))
 	defer func() { closeAll(journals) }()
 	prev := snap
 	for _, g := range gens {
@@ -171,9 +172,12 @@ func (j *Journal) fold(snap int, gens []int, check *Output, fo *folding) error {
 		if err != nil {
 			return err
 		}
-		if st, err := f.Stat(); err != nil {
+		st, err := f.Stat()
+		if err != nil {
 			return err
-		} else if st.Size() > good {
+		}
+		sizes = append(sizes, good) // what was walked: handOut reads no further
+		if st.Size() > good {
 			// Bytes past the last whole entry: a start cut the last
 			// journal's, so these are an earlier journal's damaged tail,
 			// which a start reads as damage (walkJournal). So does a fold.
@@ -209,17 +213,17 @@ func (j *Journal) fold(snap int, gens []int, check *Output, fo *folding) error {
 		return err
 	}
 	w.writeMeta(s, number, seen, time.Now())
-	err = w.handOut(sf, queue, entries, journals,
+	err = w.handOut(sf, queue, entries, journals, sizes,
 		func(h uint64) bool {
 			i, _ := slices.BinarySearch(added, h)
 			return !old.has(i) && handed.add(i)
 		},
-		func(e entry) {
+		func(u Spilled) {
 			if s.n%4096 == 0 && fo != nil && fo.stopped() {
 				s.err = errFoldStopped // a crawl that ends does not wait for the rest
 			}
-			s.put(AppendQueued(nil, e.url, e.depth, e.redirects))
-		})
+			s.put(AppendQueued(nil, u.URL, u.Depth, u.Redirects))
+		}, func() {})
 	if err == nil {
 		err = s.err
 	}

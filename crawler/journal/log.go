@@ -71,8 +71,9 @@ type walk struct {
 	finished bool
 	seenN    int // URLs the snapshot's seen set holds
 
-	undone   []entry        // URLs done once, to do again (U), in order; kind 0: done again since
-	undoneAt map[uint64]int // their places in undone, by hash
+	undone    []entry        // URLs done once, to do again (U), in order; kind 0: done again since
+	snapQueue int64          // the snapshot's Q entries: URLs to do, unless done since
+	undoneAt  map[uint64]int // their places in undone, by hash
 
 	onDone   func(h uint64) // a start adds each URL done to the crawl's seen set
 	onQueued func(h uint64) // a fold collects the journals' URLs for its seen file
@@ -273,7 +274,13 @@ func scanFile(f *os.File, from int64, fn func(entry), damage func(at, end int64,
 	if err != nil {
 		return 0, err
 	}
-	r := bufio.NewReaderSize(io.NewSectionReader(f, from, st.Size()-from), 256<<10)
+	return scanRange(f, from, st.Size(), fn, damage)
+}
+
+// scanRange is scanFile up to offset to: what the file held when it was
+// first read, though it has grown since.
+func scanRange(f *os.File, from, to int64, fn func(entry), damage func(at, end int64, lines int)) (good int64, err error) {
+	r := bufio.NewReaderSize(io.NewSectionReader(f, from, to-from), 256<<10)
 	good = from
 	offset, badLines := from, 0
 	for {

@@ -2,7 +2,9 @@ package journal
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"time"
@@ -14,7 +16,8 @@ import (
 // counts (Pages, Variants), then the queue (Queued), then Robots and
 // Hold — the seen set before anything is to do, the counts before the
 // queue, so that the caps hold, and the queue before the rules, so that
-// they screen it. Every field is optional.
+// they screen it. With Upfront set, Queued hears the first of the queue,
+// and the rest waits in Summary.Later. Every field is optional.
 type Visitor struct {
 	// Known hears every URL the crawl had seen, queued or done: the
 	// snapshot's seen file, on disk, and the hashes its journals added.
@@ -26,6 +29,10 @@ type Visitor struct {
 	// Queued hears every URL to do, once, in the order to hand them
 	// out: in the order found, but those sent before the stop last.
 	Queued func(url string, depth, redirects int32)
+	// Upfront, if more than 0, is how many URLs to do Queued hears
+	// before Replay returns (a batch more, at most); the rest wait on
+	// disk, in Summary.Later (backlog.go). 0: all of them.
+	Upfront int
 	// Robots hears each host's latest robots.txt that has not expired.
 	Robots func(origin string, until time.Time, body []byte)
 	// Hold hears each server's longest Retry-After hold that has not
@@ -38,6 +45,9 @@ type Summary struct {
 	Done     int  // URLs done
 	ToDo     int  // URLs to do, as told to Queued
 	Finished bool // the crawl had ended with nothing left to do
+	// Later is the rest of the queue, past Visitor.Upfront, or nil. Its
+	// taker reads it to the end, or closes it.
+	Later *Backlog
 }
 
 // Replay reads the crawl's log — its last snapshot and the journals after
@@ -81,23 +91,26 @@ func (j *Journal) replay(now time.Time, v Visitor) (sum Summary, again bool, err
 	var queued []uint64 // the hashes of the URLs the journals queued
 	w.onQueued = func(h uint64) { queued = append(queued, h) }
 	var snap *os.File
+	var files []*os.File // closed on return, unless a backlog reads them on
+	defer func() { closeAll(files) }()
 	var queue, entries int64
 	if j.snapGen > 0 {
 		if snap, err = os.Open(j.path("snapshot", j.snapGen)); err != nil {
 			return sum, false, err
 		}
-		defer snap.Close()
+		files = append(files, snap)
 		if queue, entries, err = readSnapshotMeta(snap, w); err != nil {
 			return sum, false, err
 		}
 	}
 	j.otherFile(w) // the snapshot's size may be another -o's
 	journals, err := j.openJournals()
-	defer closeAll(journals)
+	files = append(files, journals...)
 	if err != nil {
 		return sum, false, err
 	}
 	prev := j.snapGen
+	sizes := make([]int64, len(journals)) // each journal's size once walked: the new run appends to the last
 	for i, f := range journals {
 		if gap(prev, j.gens[i]) {
 			w.damage() // a journal removed: as if it were all damage
@@ -106,6 +119,11 @@ func (j *Journal) replay(now time.Time, v Visitor) (sum Summary, again bool, err
 		if err := j.walkJournal(f, w, i == len(journals)-1); err != nil {
 			return sum, false, err
 		}
+		st, err := f.Stat()
+		if err != nil {
+			return sum, false, err
+		}
+		sizes[i] = st.Size()
 	}
 	if j.check != nil && w.outLen > j.check.Size() {
 		// -o lost lines the snapshot vouched for, and no start has made
@@ -158,6 +176,7 @@ func (j *Journal) replay(now time.Time, v Visitor) (sum Summary, again bool, err
 	// sorted, against the snapshot's seen file, in one pass. A URL done
 	// was queued first, but its Q entry may be in a damaged stretch: the
 	// URLs done since count as seen too.
+	journalQueued := len(queued)
 	added := w.done.AppendHashes(queued)
 	slices.Sort(added)
 	added = slices.Compact(added)
@@ -196,15 +215,41 @@ func (j *Journal) replay(now time.Time, v Visitor) (sum Summary, again bool, err
 			v.Variants(path, n)
 		}
 	}
-	emit := func(e entry) {
+	emit := func(u Spilled) {
 		sum.ToDo++
 		if v.Queued != nil {
-			v.Queued(e.url, e.depth, e.redirects)
+			v.Queued(u.URL, u.Depth, u.Redirects)
 		}
 	}
-	err = w.handOut(snap, queue, entries, journals, isNew, emit)
-	if err != nil {
-		return sum, false, err
+	handOut := func(emit func(Spilled), pass func()) error {
+		return w.handOut(snap, queue, entries, journals, sizes, isNew, emit, pass)
+	}
+	if v.Upfront <= 0 {
+		if err := handOut(emit, func() {}); err != nil {
+			return sum, false, err
+		}
+	} else {
+		// At most: every entry of the snapshot's queue and of the
+		// journals' is one URL to do, and so is every URL done again.
+		left := w.snapQueue + int64(journalQueued) + int64(len(w.undone))
+		later := startBacklog(left, min(v.Upfront, backlogBatch), files, handOut)
+		files = nil // the backlog's now
+		for sum.ToDo < v.Upfront {
+			urls, err := later.Next(context.Background())
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				later.Close()
+				return sum, false, err
+			}
+			for _, u := range urls {
+				emit(u)
+			}
+		}
+		if sum.ToDo >= v.Upfront {
+			sum.Later = later
+		}
 	}
 	for origin, e := range w.robots {
 		if e.until.After(now) && v.Robots != nil {
@@ -272,32 +317,37 @@ func (j *Journal) walkJournal(f *os.File, w *walk, last bool) error {
 // the snapshot's queue without those done since, then the journals' Q
 // entries that isNew says are new — in order, but those sent before a
 // stop last.
-func (w *walk) handOut(snap *os.File, queue, entries int64, journals []*os.File, isNew func(h uint64) bool, emit func(entry)) error {
-	var last []entry
+func (w *walk) handOut(snap *os.File, queue, entries int64, journals []*os.File, sizes []int64, isNew func(h uint64) bool, emit func(Spilled), pass func()) error {
+	var last []Spilled
 	take := func(e entry, h uint64) {
+		u := Spilled{URL: e.url, Depth: e.depth, Redirects: e.redirects}
 		if _, sent := w.unsent[h]; sent {
-			last = append(last, e)
+			last = append(last, u)
 			return
 		}
-		emit(e)
+		emit(u)
 	}
 	if snap != nil {
 		err := readSnapshotQueue(snap, queue, entries, func(e entry) {
 			if h := w.key.Hash(e.url); !w.done.HasHash(h) {
 				take(e, h)
+			} else {
+				pass()
 			}
 		})
 		if err != nil {
 			return err
 		}
 	}
-	for _, f := range journals {
-		_, err := scanFile(f, 0, func(e entry) {
+	for i, f := range journals {
+		_, err := scanRange(f, 0, sizes[i], func(e entry) {
 			if e.kind != kindQueued {
 				return
 			}
 			if h := w.key.Hash(e.url); !w.done.HasHash(h) && !w.isUndone(h) && isNew(h) {
 				take(e, h)
+			} else {
+				pass()
 			}
 		}, func(int64, int64, int) {})
 		if err != nil {
@@ -307,10 +357,12 @@ func (w *walk) handOut(snap *os.File, queue, entries int64, journals []*os.File,
 	for _, e := range w.undone {
 		if e.kind != 0 {
 			take(entry{kind: kindQueued, url: e.url, depth: e.depth, redirects: e.redirects}, w.key.Hash(e.url))
+		} else {
+			pass()
 		}
 	}
-	for _, e := range last {
-		emit(e)
+	for _, u := range last {
+		emit(u)
 	}
 	return nil
 }

@@ -143,7 +143,8 @@ func readSnapshotMeta(f *os.File, w *walk) (queue, entries int64, err error) {
 		return 0, 0, err
 	}
 	last := tail[bytes.LastIndexByte(tail[:max(len(tail)-1, 0)], '\n')+1:]
-	if e, err := parseEntry(bytes.TrimSuffix(last, []byte("\n"))); err != nil || e.kind != kindTrailer {
+	trailer, err := parseEntry(bytes.TrimSuffix(last, []byte("\n")))
+	if err != nil || trailer.kind != kindTrailer {
 		return 0, 0, bad("it does not end with its trailer")
 	}
 	r := bufio.NewReaderSize(io.NewSectionReader(f, 0, st.Size()), 256<<10)
@@ -159,6 +160,7 @@ func readSnapshotMeta(f *os.File, w *walk) (queue, entries int64, err error) {
 		case first && (e.kind != kindHeader || len(e.n) != 6 || e.n[0] != snapshotVersion && e.n[0] != snapshotVersionWithoutFile):
 			return 0, 0, bad("no header of this version")
 		case e.kind == kindQueued || e.kind == kindTrailer:
+			w.snapQueue = max(trailer.n[0]-entries, 0) // its Q entries, if the trailer is true
 			return queue, entries, nil
 		}
 		queue += int64(n)
