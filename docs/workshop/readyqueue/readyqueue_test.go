@@ -62,3 +62,27 @@ func TestWhatACallbackQueuesWaitsForTheNextTurn(t *testing.T) {
 		t.Fatalf("the second turn: ran %v in all, returned %d; want [a b c] and 1", ran, n)
 	}
 }
+
+// Callbacks queued during a turn must not disturb the rest of that turn's
+// batch: here the first queues two, while two more of the batch are still
+// to run. A queue that reuses the batch's own array for the next turn
+// (q.ready[:0]) writes them over the batch: b is lost, and y runs a turn
+// early.
+func TestWhatACallbackQueuesLeavesTheBatchAlone(t *testing.T) {
+	var q readyqueue.Queue
+	var ran []string
+	add := func(name string) func() { return func() { ran = append(ran, name) } }
+	q.CallSoon(func() {
+		ran = append(ran, "a")
+		q.CallSoon(add("x"))
+		q.CallSoon(add("y"))
+	})
+	q.CallSoon(add("b"))
+	q.CallSoon(add("c"))
+	if n := q.RunOnce(); n != 3 || !slices.Equal(ran, []string{"a", "b", "c"}) {
+		t.Fatalf("the first turn ran %v and returned %d; want [a b c] and 3", ran, n)
+	}
+	if n := q.RunOnce(); n != 2 || !slices.Equal(ran, []string{"a", "b", "c", "x", "y"}) {
+		t.Fatalf("the second turn: ran %v in all, returned %d; want [a b c x y] and 2", ran, n)
+	}
+}
