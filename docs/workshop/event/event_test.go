@@ -68,7 +68,8 @@ func TestASecondSetWakesNobodyTwice(t *testing.T) {
 }
 
 // A woken waiter is forgotten: an event that lives as long as the crawl
-// does not keep every future it ever handed out.
+// does not keep every future it ever handed out — not in its list, nor in
+// the array under it (event.Waiting counts both).
 func TestSetLetsGoOfTheWaitersItWoke(t *testing.T) {
 	wstest.Run(t, func(l *loop.Loop, y task.Yield) error {
 		e := event.New(l)
