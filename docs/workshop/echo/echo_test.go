@@ -188,23 +188,7 @@ func TestAClientThatNeverReadsIsNotBufferedWithoutLimit(t *testing.T) {
 	c := dial(t, addr)
 	c.SetReadBuffer(64 << 10)  // small kernel buffers at our end, so that
 	c.SetWriteBuffer(64 << 10) // what is in flight is mostly at the server's
-	chunk := make([]byte, 64<<10)
-	for i := range chunk {
-		chunk[i] = byte(i * 7)
-	}
-	limit := kernelBuffers() + 4<<20 // more than the kernel's buffers at both ends hold
-	sent := 0
-	for sent < limit {
-		// A write that makes no progress for a second has stalled: the
-		// server stopped reading. A guard, not a speed test: a server
-		// that keeps reading never lets a write wait that long.
-		c.SetWriteDeadline(time.Now().Add(time.Second))
-		n, err := c.Write(chunk)
-		sent += n
-		if err != nil {
-			break
-		}
-	}
+	chunk, sent, limit := writeUntilStalled(c)
 	if sent >= limit {
 		t.Fatalf("the client wrote all %d MiB without reading a byte: the server reads on while its echo cannot be written", limit>>20)
 	}
@@ -222,6 +206,51 @@ func TestAClientThatNeverReadsIsNotBufferedWithoutLimit(t *testing.T) {
 		if b != chunk[i%len(chunk)] {
 			t.Fatalf("echoed byte %d is %d, want %d", i, b, chunk[i%len(chunk)])
 		}
+	}
+}
+
+// writeUntilStalled writes 64 KiB at a time to c and reads nothing, until
+// a write stalls (the server stopped reading) or limit bytes, more than
+// the kernel's buffers at both ends hold, are out. It returns the chunk it
+// wrote over and over, how much was written, and the limit.
+func writeUntilStalled(c *net.TCPConn) (chunk []byte, sent, limit int) {
+	chunk = make([]byte, 64<<10)
+	for i := range chunk {
+		chunk[i] = byte(i * 7)
+	}
+	limit = kernelBuffers() + 4<<20
+	for sent < limit {
+		// A write that makes no progress for a second has stalled: the
+		// server stopped reading. A guard, not a speed test: a server
+		// that keeps reading never lets a write wait that long.
+		c.SetWriteDeadline(time.Now().Add(time.Second))
+		n, err := c.Write(chunk)
+		sent += n
+		if err != nil {
+			break
+		}
+	}
+	return chunk, sent, limit
+}
+
+// Close while a connection's echo waits for room: the server has stopped
+// reading from it, and waits for it to be writable. Close must remove that
+// writer before it closes the fd: a writer left behind makes the loop
+// watch a closed fd, which it reports when it closes (EBADF), and whose
+// number the next accepted connection would get, flush and all.
+func TestCloseInTheMiddleOfBackpressure(t *testing.T) {
+	addr, stop := start(t)
+	c := dial(t, addr)
+	c.SetReadBuffer(64 << 10)
+	c.SetWriteBuffer(64 << 10)
+	if _, sent, limit := writeUntilStalled(c); sent >= limit {
+		t.Fatalf("the client wrote all %d MiB without reading a byte: the server reads on while its echo cannot be written", limit>>20)
+	}
+	stop() // it fails the test if the loop is left watching a closed fd
+	c.SetReadDeadline(time.Now().Add(wstest.HangGuard))
+	_, err := io.Copy(io.Discard, c) // the echo in flight, then EOF or a reset
+	if ne, ok := err.(net.Error); ok && ne.Timeout() {
+		t.Error("the connection is still open after Close")
 	}
 }
 
