@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"loopkit/future"
 )
@@ -43,14 +44,13 @@ func TestACallbackThatRanIsNotKeptAlive(t *testing.T) {
 	}()
 	f.SetResult(1)
 	q.run()
-	for range 20 {
+	for range 40 {
 		runtime.GC()
 		select {
 		case <-collected:
 			runtime.KeepAlive(f)
 			return
-		default:
-			runtime.Gosched()
+		case <-time.After(5 * time.Millisecond): // the finalizer runs on the runtime's goroutine
 		}
 	}
 	runtime.KeepAlive(f)
