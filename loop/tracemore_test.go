@@ -75,3 +75,64 @@ func TestTraceMarksAnFDThatPollFoundClosed(t *testing.T) {
 		t.Fatalf("invalid fds traced %v, misuses reported %d; want fd %d once, one misuse", invalid, len(*panics), fd)
 	}
 }
+
+// The trace tells a failed system call by its errno's name, and a record
+// made outside a turn by the time it was made.
+func TestTraceTellsErrorsAndTheTimeOfWorkOutsideATurn(t *testing.T) {
+	for _, name := range netpoll.Available() {
+		t.Run(name, func(t *testing.T) {
+			l, turns := tracedLoop(t, name)
+			defer l.Close()
+			lfd, addr, err := l.Listen(loopback)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l.SockClose(lfd) // nothing listens there now: the connect is refused
+			before := l.Time()
+			connect := l.SockConnect(addr)
+			if _, err := runFor(t, l, connect); err == nil {
+				t.Fatal("a connect to a closed port succeeded")
+			}
+			var refused, outsideLate bool
+			for _, it := range *turns {
+				for _, op := range it.Ops {
+					refused = refused || (op.Name == "getsockopt" || op.Name == "connect") && op.Err == "ECONNREFUSED"
+				}
+				outsideLate = outsideLate || it.Outside && it.Start >= before && it.End == it.Start
+			}
+			if !refused || !outsideLate {
+				t.Fatalf("traced a refused connect %v, a record outside a turn at its time %v", refused, outsideLate)
+			}
+		})
+	}
+}
+
+// A socket whose connect succeeded is reported writable, not readable.
+func TestTraceTellsAWritableSocketAsWritableOnly(t *testing.T) {
+	for _, name := range netpoll.Available() {
+		t.Run(name, func(t *testing.T) {
+			l, turns := tracedLoop(t, name)
+			defer l.Close()
+			lfd, addr, err := l.Listen(loopback)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer l.SockClose(lfd)
+			fd, err := runFor(t, l, l.SockConnect(addr))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []loop.Ready
+			for _, it := range *turns {
+				for _, r := range it.Ready {
+					if r.FD == fd {
+						got = append(got, r)
+					}
+				}
+			}
+			if len(got) != 1 || !got[0].Write || got[0].Read || got[0].Invalid {
+				t.Fatalf("the connecting socket was traced as %+v, want once writable only", got)
+			}
+		})
+	}
+}

@@ -61,3 +61,38 @@ func TestANegativeDurationCountsAsZero(t *testing.T) {
 		t.Fatalf("p50 of {-1, 100} is %v, want 0", p)
 	}
 }
+
+// Each turn's record says how long its own wait slept.
+func TestTraceSaysHowLongEachWaitSlept(t *testing.T) {
+	var asleep []time.Duration
+	l, err := New(&Options{Trace: func(it *Iteration) { asleep = append(asleep, it.Asleep) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	clock := new(time.Duration)
+	l.obs.now = func() time.Duration { return *clock }
+	observed := l.poller.(*observedPoller)
+	observed.Poller = &idlePoller{Poller: observed.Poller, clock: clock, d: 7 * time.Millisecond}
+	l.CallLater(time.Hour, func() {}) // so each turn waits, for a timer far away
+	for range 2 {
+		if err := l.runOnce(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if fmt.Sprint(asleep) != "[7ms 7ms]" {
+		t.Fatalf("turns slept %v, want [7ms 7ms]", asleep)
+	}
+}
+
+// A timer's deadline is the one it was given, to the nanosecond.
+func TestATimersDeadlineIsExact(t *testing.T) {
+	l, err := New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if w := l.CallAt(time.Hour+12345, func() {}).When(); w != time.Hour+12345 {
+		t.Fatalf("When() = %v", w)
+	}
+}
