@@ -76,9 +76,10 @@ func TestTraceMarksAnFDThatPollFoundClosed(t *testing.T) {
 	}
 }
 
-// The trace tells a failed system call by its errno's name, and a record
-// made outside a turn by the time it was made.
-func TestTraceTellsErrorsAndTheTimeOfWorkOutsideATurn(t *testing.T) {
+// The trace of two connects: the socket of the one that succeeds is
+// reported writable, not readable; the one refused shows its errno's
+// name; and a record made outside a turn carries the time it was made.
+func TestTraceOfAConnectThatSucceedsAndOneRefused(t *testing.T) {
 	for _, name := range netpoll.Available() {
 		t.Run(name, func(t *testing.T) {
 			l, turns := tracedLoop(t, name)
@@ -87,51 +88,33 @@ func TestTraceTellsErrorsAndTheTimeOfWorkOutsideATurn(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			l.SockClose(lfd) // nothing listens there now: the connect is refused
+			fd, err := runFor(t, l, l.SockConnect(addr))
+			if err != nil {
+				t.Fatal(err)
+			}
+			l.SockClose(lfd) // nothing listens there now: the next connect is refused
 			before := l.Time()
-			connect := l.SockConnect(addr)
-			if _, err := runFor(t, l, connect); err == nil {
+			if _, err := runFor(t, l, l.SockConnect(addr)); err == nil {
 				t.Fatal("a connect to a closed port succeeded")
 			}
+			var ready []loop.Ready
 			var refused, outsideLate bool
 			for _, it := range *turns {
+				for _, r := range it.Ready {
+					if r.FD == fd && it.Start < before {
+						ready = append(ready, r)
+					}
+				}
 				for _, op := range it.Ops {
 					refused = refused || (op.Name == "getsockopt" || op.Name == "connect") && op.Err == "ECONNREFUSED"
 				}
 				outsideLate = outsideLate || it.Outside && it.Start >= before && it.End == it.Start
 			}
+			if len(ready) != 1 || !ready[0].Write || ready[0].Read || ready[0].Invalid {
+				t.Errorf("the connecting socket was traced as %+v, want once writable only", ready)
+			}
 			if !refused || !outsideLate {
-				t.Fatalf("traced a refused connect %v, a record outside a turn at its time %v", refused, outsideLate)
-			}
-		})
-	}
-}
-
-// A socket whose connect succeeded is reported writable, not readable.
-func TestTraceTellsAWritableSocketAsWritableOnly(t *testing.T) {
-	for _, name := range netpoll.Available() {
-		t.Run(name, func(t *testing.T) {
-			l, turns := tracedLoop(t, name)
-			defer l.Close()
-			lfd, addr, err := l.Listen(loopback)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer l.SockClose(lfd)
-			fd, err := runFor(t, l, l.SockConnect(addr))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []loop.Ready
-			for _, it := range *turns {
-				for _, r := range it.Ready {
-					if r.FD == fd {
-						got = append(got, r)
-					}
-				}
-			}
-			if len(got) != 1 || !got[0].Write || got[0].Read || got[0].Invalid {
-				t.Fatalf("the connecting socket was traced as %+v, want once writable only", got)
+				t.Errorf("traced a refused connect %v, a record outside a turn at its time %v", refused, outsideLate)
 			}
 		})
 	}
