@@ -1,0 +1,102 @@
+package task_test
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+	"time"
+
+	"loopkit/task"
+)
+
+// An unbounded semaphore takes any number of releases: each adds a permit.
+func TestAnUnboundedSemaphoreTakesExtraReleases(t *testing.T) {
+	s := task.NewSemaphore(1)
+	if !s.TryAcquire() {
+		t.Fatal("no permit")
+	}
+	for range 3 {
+		if err := s.Release(); err != nil {
+			t.Fatalf("Release of an unbounded semaphore: %v", err)
+		}
+	}
+	if s.Available() != 3 {
+		t.Fatalf("%d permits, want 3", s.Available())
+	}
+}
+
+// Waiting on a set event leaves it set: every waiter passes.
+func TestWaitingOnASetEventLeavesItSet(t *testing.T) {
+	l := newLoop(t)
+	var e task.Event
+	e.Set()
+	n, err := run(t, l, func(y task.Yield) (int, error) {
+		for i := range 3 {
+			if err := e.Wait(y); err != nil || !e.IsSet() {
+				return i, fmt.Errorf("wait %d: %v, set %v", i, err, e.IsSet())
+			}
+		}
+		return 3, nil
+	})
+	if n != 3 || err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Unfinished counts the items put and not yet marked done, taken or not;
+// Len only those still in the queue.
+func TestUnfinishedCountsTakenItemsUntilDone(t *testing.T) {
+	q := task.NewQueue[int](0)
+	q.PutNowait(1)
+	q.PutNowait(2)
+	q.GetNowait()
+	if q.Len() != 1 || q.Unfinished() != 2 {
+		t.Fatalf("len %d, unfinished %d; want 1 and 2", q.Len(), q.Unfinished())
+	}
+	q.TaskDone()
+	if q.Unfinished() != 1 {
+		t.Fatalf("after TaskDone: unfinished %d, want 1", q.Unfinished())
+	}
+}
+
+// A coroutine pool keeps at most 128 parked coroutines: the 129th task to
+// end stops its coroutine.
+func TestTheParkedCoroutinesAreBounded(t *testing.T) {
+	l := newLoop(t)
+	var release task.Event
+	var ts []*task.Task[int]
+	for range 130 {
+		ts = append(ts, task.Spawn(l, func(y task.Yield) (int, error) { return 0, release.Wait(y) }))
+	}
+	task.Spawn(l, func(y task.Yield) (int, error) { release.Set(); return 0, nil })
+	for _, tk := range ts {
+		runUntilDone(t, l, tk)
+	}
+	if n := task.ParkedWorkers(l); n != 128 {
+		t.Fatalf("%d coroutines parked after 131 tasks ended, want 128", n)
+	}
+}
+
+// An item taken from a queue is not kept by it: the queue lives on, the
+// item can be collected.
+func TestATakenItemIsLetGo(t *testing.T) {
+	q := task.NewQueue[*[64]byte](0)
+	freed := make(chan struct{})
+	func() {
+		v := new([64]byte)
+		runtime.SetFinalizer(v, func(*[64]byte) { close(freed) })
+		q.PutNowait(v)
+		q.PutNowait(new([64]byte))
+		q.GetNowait()
+	}()
+	for range 40 {
+		runtime.GC()
+		select {
+		case <-freed:
+			runtime.KeepAlive(q)
+			return
+		case <-time.After(5 * time.Millisecond): // the finalizer runs on the runtime's goroutine
+		}
+	}
+	t.Fatal("the queue keeps an item that was taken")
+}
