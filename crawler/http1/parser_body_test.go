@@ -53,3 +53,20 @@ func TestBodyRemaining(t *testing.T) {
 		t.Errorf("chunked: BodyRemaining() = %d, want -1", got)
 	}
 }
+
+// A body the caller does not want (WantBody) is read to its end, however
+// long, even by a parser told to cut at a limit: nothing of it is kept,
+// so the limit has nothing to bound, and the connection stays usable.
+func TestASkippedBodyIsReadWholePastATruncatingLimit(t *testing.T) {
+	in := okStatus + "Content-Length: 50\r\n\r\n" + strings.Repeat("x", 50)
+	p := http1.NewParser("GET", http1.Limits{})
+	p.LimitBody(10, true)
+	p.WantBody(func(*http1.Response) bool { return false })
+	n, err := p.Feed([]byte(in))
+	if err != nil || !p.Done() || n != len(in) {
+		t.Fatalf("Feed used %d of %d bytes: %v, done %v", n, len(in), err, p.Done())
+	}
+	if r := p.Response(); !p.BodySkipped() || r.Truncated || r.Close || len(r.Body) != 0 {
+		t.Fatalf("got %s, skipped %v, Truncated %v; want a skipped body, the connection reusable", describe(r), p.BodySkipped(), r.Truncated)
+	}
+}
