@@ -50,6 +50,11 @@ func TestRedisDownAtConnect(t *testing.T) {
 	if last := events[len(events)-1]; !last.Up {
 		t.Fatalf("the last event is %+v, want the connection up", last)
 	}
+	// Every event before the last was a failed attempt, and the
+	// counters say as many.
+	if s := c.Stats(); s.FailedAttempts != uint64(len(events)-1) || s.Connects != 1 || s.Lost != 0 {
+		t.Fatalf("stats %+v after %d failed attempts and a connection", s, len(events)-1)
+	}
 }
 
 // While the client waits before its next attempt, a command it refuses
