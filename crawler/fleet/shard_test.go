@@ -1,0 +1,81 @@
+package fleet
+
+import (
+	"testing"
+	"time"
+)
+
+// New fills in the defaults its options name: 16 shards, a lease of 3 s,
+// a minute to wait for a crawl to be created, and an owner name.
+func TestNewDefaults(t *testing.T) {
+	f, err := New(Options{CrawlID: "c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := f.opts; o.Shards != 16 || o.Lease != 3*time.Second || o.JoinWait != time.Minute || o.Owner == "" || f.prefix != "loopkit:c:" {
+		t.Fatalf("defaults: shards %d, lease %v, join wait %v, owner %q, prefix %q", o.Shards, o.Lease, o.JoinWait, o.Owner, f.prefix)
+	}
+}
+
+// A URL, its origin and its server all name one shard: the host and port,
+// whatever the scheme and the path. http and https of a host are one
+// server, and so one shard; another port is another server.
+func TestAURLsShardIsItsServers(t *testing.T) {
+	f, err := New(Options{CrawlID: "c", Shards: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, host := range []string{"example.com", "example.com:8080", "a.b.c:1"} {
+		want := f.shardOfHost(host)
+		for _, got := range []int{
+			f.shardOf("http://" + host + "/"),
+			f.shardOf("https://" + host + "/a/b?c=d"),
+			f.shardOf("http://" + host),
+			f.shardOfOrigin("https://" + host),
+		} {
+			if got != want {
+				t.Fatalf("%s: shard %d, want its server's %d", host, got, want)
+			}
+		}
+	}
+	// Different hosts spread: 64 shards, 200 hosts, more than a few used.
+	used := map[int]bool{}
+	for i := range 200 {
+		used[f.shardOfHost("h"+string(rune('a'+i%26))+string(rune('a'+i/26))+".example")] = true
+	}
+	if len(used) < 32 {
+		t.Fatalf("200 hosts fell in %d of 64 shards", len(used))
+	}
+}
+
+// A queue entry carries its URL's depth and redirects, in that order,
+// and a URL with spaces comes back whole.
+func TestAnEntryCarriesDepthAndRedirects(t *testing.T) {
+	u, depth, redirects, ok := parseEntry(entry("http://a/x y", 3, 7))
+	if !ok || u != "http://a/x y" || depth != 3 || redirects != 7 {
+		t.Fatalf("got %q, depth %d, redirects %d, ok %v", u, depth, redirects, ok)
+	}
+	for _, bad := range []string{"", "3 http://a/", "x 7 http://a/", "3 y http://a/"} {
+		if _, _, _, ok := parseEntry(bad); ok {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+}
+
+// The window is shared by the shards held: each may have its share
+// taken and not settled, and one more, so that a shard is never starved.
+func TestTheWindowIsSharedByTheShardsHeld(t *testing.T) {
+	f, err := New(Options{CrawlID: "c", Window: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := f.window(); w != 41 {
+		t.Fatalf("no shard held: window %d, want 41", w)
+	}
+	for shard := range 4 {
+		f.held[shard] = &lease{shard: shard}
+	}
+	if w := f.window(); w != 11 {
+		t.Fatalf("4 shards held: window %d, want 11", w)
+	}
+}
