@@ -46,3 +46,15 @@ func TestValueStringClips(t *testing.T) {
 		}
 	}
 }
+
+// Every kind has its name, the last one included; an unknown kind says
+// its number.
+func TestKindNames(t *testing.T) {
+	want := map[resp.Kind]string{resp.KindNone: "no reply", resp.KindSimple: "simple string", resp.KindError: "error",
+		resp.KindInteger: "integer", resp.KindBulk: "bulk string", resp.KindArray: "array", resp.KindNil: "nil", 7: "Kind(7)"}
+	for k, name := range want {
+		if got := k.String(); got != name {
+			t.Errorf("Kind %d: %q, want %q", k, got, name)
+		}
+	}
+}
