@@ -48,3 +48,16 @@ func TestForgetHandsBackPagesNotTheGate(t *testing.T) {
 		t.Fatalf("Forget handed back %v, want a1 and a2", handed)
 	}
 }
+
+// A stopped frontier names no time to wake at, though a host could go:
+// it hands out nothing more, and a timer armed for it would wake a loop
+// for nothing.
+func TestAStoppedFrontierHasNoTimeToWake(t *testing.T) {
+	f := frontier.New(frontier.Options{})
+	push(f, f.Host("http://a", "a"), 0, "a1")
+	wake(t, f, 0)
+	f.Stop(0)
+	if at, ok := f.Wake(); ok {
+		t.Fatalf("Wake() = %v, true after Stop; want false", at)
+	}
+}
