@@ -3,6 +3,7 @@ package resp_test
 import (
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"runtime"
 	"strings"
@@ -410,4 +411,16 @@ func openFDs(t *testing.T) int {
 		t.Skip("no /proc/self/fd here")
 	}
 	return len(entries)
+}
+
+// A host name that does not resolve fails the attempt at once, with the
+// resolver's error, not the connect timeout's.
+func TestAnUnknownHostFailsWithTheResolversError(t *testing.T) {
+	l := newLoop(t)
+	c := newClient(t, l, "redis://no-such-host.invalid:6379", resp.Options{ConnectTimeout: 2 * time.Second, MinBackoff: time.Minute, MaxBackoff: time.Minute})
+	_, err := do(t, l, c, "PING")
+	var dnsErr *net.DNSError
+	if !errors.Is(err, resp.ErrNotConnected) || !errors.As(err, &dnsErr) || errors.Is(err, resp.ErrTimeout) {
+		t.Fatalf("PING to an unknown host: %v; want ErrNotConnected with the DNS error", err)
+	}
 }
