@@ -424,3 +424,21 @@ func TestAnUnknownHostFailsWithTheResolversError(t *testing.T) {
 		t.Fatalf("PING to an unknown host: %v; want ErrNotConnected with the DNS error", err)
 	}
 }
+
+// A reply that no command waits for means the connection is out of
+// step: the client drops it and makes a new one, rather than hand that
+// reply to the next command.
+func TestAReplyNoCommandWaitsForDropsTheConnection(t *testing.T) {
+	srv := redistest.Start(t, redistest.Options{})
+	p := newProxy(t, srv.Addr())
+	l := newLoop(t)
+	c := newClient(t, l, p.URL(), resp.Options{})
+	if _, err := do(t, l, c, "SET", "k", "v"); err != nil {
+		t.Fatal(err)
+	}
+	p.Inject([]byte("$5\r\nstale\r\n"))
+	runUntil(t, l, "the connection dropped and made again", func() bool { return c.Stats().Lost == 1 && c.Connected() })
+	if v, err := do(t, l, c, "GET", "k"); err != nil || v.Str != "v" {
+		t.Fatalf("GET after the stray reply: %v, %v; want v", v, err)
+	}
+}
