@@ -1,8 +1,15 @@
 package fleet
 
+// The fleet's pure parts, tested without a Redis: defaults, shards,
+// entries, the window, and how errors are judged.
+
 import (
+	"errors"
+	"strings"
 	"testing"
 	"time"
+
+	"loopkit/crawler/resp"
 )
 
 // New fills in the defaults its options name: 16 shards, a lease of 3 s,
@@ -77,5 +84,30 @@ func TestTheWindowIsSharedByTheShardsHeld(t *testing.T) {
 	}
 	if w := f.window(); w != 11 {
 		t.Fatalf("4 shards held: window %d, want 11", w)
+	}
+}
+
+// How the fleet judges Redis's error replies: a transient one (a
+// restart loading its data, a script running long, a failover) is
+// waited out; any other refusal of a write stops the process; GONE is
+// the crawl lost.
+func TestJudgeTellsTransientErrorsFromFatalOnes(t *testing.T) {
+	for _, code := range []string{"LOADING", "BUSY", "TRYAGAIN", "MASTERDOWN", "CLUSTERDOWN"} {
+		f, _ := New(Options{CrawlID: "c"})
+		if f.judge(&resp.Error{Msg: code + " try later"}) || f.err != nil {
+			t.Errorf("%s stopped the fleet: %v", code, f.err)
+		}
+	}
+	f, _ := New(Options{CrawlID: "c"})
+	if !f.judge(&resp.Error{Msg: "OOM command not allowed"}) || f.err == nil || !strings.Contains(f.err.Error(), "OOM") {
+		t.Errorf("OOM: stopped %v", f.err)
+	}
+	f, _ = New(Options{CrawlID: "c"})
+	if !f.judge(&resp.Error{Msg: "GONE the crawl is no longer in Redis"}) || !errors.Is(f.err, ErrGone) {
+		t.Errorf("GONE: %v, want ErrGone", f.err)
+	}
+	f, _ = New(Options{CrawlID: "c"})
+	if f.judge(resp.ErrConnectionLost) || f.err != nil {
+		t.Errorf("a lost connection stopped the fleet: %v", f.err)
 	}
 }
