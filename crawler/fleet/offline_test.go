@@ -1,7 +1,8 @@
 package fleet
 
 // The fleet's pure parts, tested without a Redis: defaults, shards,
-// entries, the window, and how errors are judged.
+// entries, the window, how errors are judged, and what a lease let go
+// counts.
 
 import (
 	"errors"
@@ -109,5 +110,37 @@ func TestJudgeTellsTransientErrorsFromFatalOnes(t *testing.T) {
 	f, _ = New(Options{CrawlID: "c"})
 	if f.judge(resp.ErrConnectionLost) || f.err != nil {
 		t.Errorf("a lost connection stopped the fleet: %v", f.err)
+	}
+}
+
+// A lease let go with pages settled here and not yet in Redis counts
+// them as fenced: their shard's next holder fetches them again.
+func TestForgettingALeaseCountsItsUnsentSettlesAsFenced(t *testing.T) {
+	f, _ := New(Options{CrawlID: "c"})
+	l := &lease{shard: 3, taken: map[string]string{}, settling: map[string]string{}}
+	f.held[3] = l
+	f.settles[l] = &settles{urls: []string{"http://a/1", "http://a/2"}, kinds: map[string]int{}}
+	f.forget(l)
+	if f.Stats.Fenced != 2 || f.held[3] != nil || f.settles[l] != nil {
+		t.Fatalf("fenced %d, held %v, settles %v; want 2 fenced and the lease gone", f.Stats.Fenced, f.held[3], f.settles[l])
+	}
+}
+
+// A shard being given back is released only once nothing of it is left
+// here: not while a page's settle is on its way to Redis.
+func TestADrainingLeaseWaitsForItsSettles(t *testing.T) {
+	f, _ := New(Options{CrawlID: "c"})
+	l := &lease{shard: 1, draining: true, taken: map[string]string{}, settling: map[string]string{"http://a/1": "0 10 http://a/1"}}
+	f.held[1] = l
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				t.Fatalf("maybeRelease tried to release the lease (and, with no client here, panicked: %v)", p)
+			}
+		}()
+		f.maybeRelease(l)
+	}()
+	if f.held[1] != l {
+		t.Fatal("the lease was let go while a settle was on its way")
 	}
 }
