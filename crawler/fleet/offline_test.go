@@ -144,3 +144,36 @@ func TestADrainingLeaseWaitsForItsSettles(t *testing.T) {
 		t.Fatal("the lease was let go while a settle was on its way")
 	}
 }
+
+// A URL this process holds already, taken and not settled or settled
+// and not yet in Redis, is not offered to the crawler again when a step
+// answers with it (a step run again answers with all a shard holds).
+// There is no crawler here: offering would panic, and is caught as a
+// failure.
+func TestAURLHeldAlreadyIsNotOfferedAgain(t *testing.T) {
+	f, _ := New(Options{CrawlID: "c"})
+	l := &lease{shard: 0, taken: map[string]string{"http://a/1": entry("http://a/1", 0, 10)},
+		settling: map[string]string{"http://a/2": entry("http://a/2", 0, 10)}}
+	defer func() {
+		if p := recover(); p != nil {
+			t.Fatalf("a URL held already was offered again (and, with no crawler here, panicked: %v)", p)
+		}
+	}()
+	f.adopt(l, entry("http://a/1", 0, 10))
+	f.adopt(l, entry("http://a/2", 0, 10))
+	if f.Stats.Taken != 0 || len(l.taken) != 1 {
+		t.Fatalf("taken %d, held %v: want nothing new", f.Stats.Taken, l.taken)
+	}
+}
+
+// Settled for a URL this process did not take (its shard's, but not
+// offered by the fleet) settles nothing in Redis.
+func TestSettlingAURLNotTakenSendsNothing(t *testing.T) {
+	f, _ := New(Options{CrawlID: "c"})
+	l := &lease{taken: map[string]string{}, settling: map[string]string{}}
+	f.held[f.shardOf("http://a/1")] = l
+	f.Settled("http://a/1", nil)
+	if len(f.settles) != 0 || len(l.settling) != 0 {
+		t.Fatalf("settles %v, settling %v: want nothing for a URL not taken", f.settles, l.settling)
+	}
+}
