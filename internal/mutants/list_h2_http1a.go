@@ -1,5 +1,13 @@
 package main
 
+// Round 20 (the list_h2_*.go files): the slips tried while hardening the
+// tests of crawler/http1, crawler/resp, crawler/frontier and crawler/fleet
+// after round 13, one file per batch. Each was tried against the tests of
+// its day, and each one that survived got a test that kills it, unless it
+// is marked equivalent (or named in the commit that left it, for the few
+// that only a longer test could see). Ids under h2/fleetdone/ were judged
+// only against the tests written for them.
+
 func init() { mutants = append(mutants, h2http1a...) }
 
 var h2http1a = []mutant{
@@ -25,7 +33,7 @@ var h2http1a = []mutant{
 	{round: 20, id: "h2/http1/into-keeps-trailer", file: "crawler/http1/head.go", old: "*r = Response{Header: header, ContentLength: -1}", new: "r.Header, r.ContentLength, r.Body = header, -1, nil", why: "h2/http1/into-keeps-trailer"},
 	{round: 20, id: "h2/http1/cut-keeps-conn", file: "crawler/http1/bodylimit.go", old: "\tp.take(b[:k])\n\tp.resp.Truncated, p.resp.Close = true, true", new: "\tp.take(b[:k])\n\tp.resp.Truncated = true", why: "h2/http1/cut-keeps-conn"},
 	{round: 20, id: "h2/http1/frame-limit-lt", file: "crawler/http1/bodylimit.go", old: "if p.bodyRead <= p.lim.MaxBodyBytes || p.discard {", new: "if p.bodyRead < p.lim.MaxBodyBytes || p.discard {", why: "h2/http1/frame-limit-lt"},
-	{round: 20, id: "h2/http1/headdone-after-fail", file: "crawler/http1/bodylimit.go", old: "return p.resp != nil && p.state != stateFailed", new: "return p.resp != nil", why: "h2/http1/headdone-after-fail"},
+	{round: 20, id: "h2/http1/headdone-after-fail", file: "crawler/http1/bodylimit.go", old: "return p.resp != nil && p.state != stateFailed", new: "return p.resp != nil", why: "h2/http1/headdone-after-fail", equivalent: "fail already sets resp to nil, so HeadDone is false either way"},
 	{round: 20, id: "h2/http1/remaining-done-unknown", file: "crawler/http1/bodylimit.go", old: "\tif p.state == stateDone {\n\t\treturn 0", new: "\tif p.state == stateDone {\n\t\treturn -1", why: "h2/http1/remaining-done-unknown"},
 	{round: 20, id: "h2/http1/gunzip-cut-at-limit-not-marked", file: "crawler/http1/decode.go", old: "out, p.resp.Truncated = out[:limit], true", new: "out = out[:limit]", why: "h2/http1/gunzip-cut-at-limit-not-marked"},
 	{round: 20, id: "h2/http1/limitbody-zero-overrides", file: "crawler/http1/bodylimit.go", old: "\tif maxBytes > 0 {\n\t\tp.lim.MaxBodyBytes = maxBytes", new: "\tif maxBytes >= 0 {\n\t\tp.lim.MaxBodyBytes = maxBytes", why: "h2/http1/limitbody-zero-overrides"},
