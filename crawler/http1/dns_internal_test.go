@@ -114,3 +114,21 @@ func TestClosedClientStopsTheDNSSweep(t *testing.T) {
 		t.Fatal("the DNS cache's sweep was still armed after Close")
 	}
 }
+
+// A failed lookup leaves nothing in the cache: a crawl meets thousands of
+// dead host names, and an entry kept for each would never be swept (the
+// sweep runs for answers, which expire).
+func TestDNSCacheKeepsNothingOfAFailure(t *testing.T) {
+	l := dnsTestLoop(t)
+	d := newDNSCache(l, time.Minute)
+	failed := d.resolve("no-such-host.invalid")
+	l.RunUntilComplete(failed)
+	l.CallSoon(l.Stop)
+	l.Run()
+	if failed.Err() == nil {
+		t.Fatal("no-such-host.invalid resolved")
+	}
+	if n := len(d.entries); n != 0 {
+		t.Fatalf("%d entries left after a failed lookup, want none", n)
+	}
+}

@@ -68,6 +68,7 @@ var errorCases = []errorCase{
 	{name: "empty Content-Length", in: okStatus + "Content-Length:\r\n\r\n", kind: http1.ErrProtocol, msg: "invalid Content-Length"},
 	{name: "empty element in Content-Length", in: okStatus + "Content-Length: 5,,5\r\n\r\nhello", kind: http1.ErrProtocol, msg: "invalid Content-Length"},
 	{name: "Content-Length overflow", in: okStatus + "Content-Length: 99999999999999999999\r\n\r\n", kind: http1.ErrProtocol, msg: "invalid Content-Length"},
+	{name: "Content-Length one past the largest int64", in: okStatus + "Content-Length: 9223372036854775808\r\n\r\nhi", kind: http1.ErrProtocol, msg: "invalid Content-Length"},
 	{name: "invalid Content-Length on HEAD", method: "HEAD", in: okStatus + "Content-Length: x\r\n\r\n", kind: http1.ErrProtocol},
 	{name: "chunked not last", in: okStatus + "Transfer-Encoding: chunked, gzip\r\n\r\n", kind: http1.ErrProtocol, msg: `Transfer-Encoding "gzip" after chunked`},
 	{name: "chunked twice", in: okStatus + "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n", kind: http1.ErrProtocol, msg: "after chunked"},

@@ -103,6 +103,18 @@ var validCases = []validCase{
 			Header: hdr{{"Connection", "Keep-Alive"}, {"Content-Length", "2"}}, Body: []byte("hi"), ContentLength: 2},
 	},
 	{
+		name: "HTTP/1.0 with keep-alive before another option stays open",
+		in:   "HTTP/1.0 200 OK\r\nConnection: keep-alive, Upgrade\r\nContent-Length: 2\r\n\r\nhi",
+		want: http1.Response{Proto: "HTTP/1.0", StatusCode: 200, Reason: "OK",
+			Header: hdr{{"Connection", "keep-alive, Upgrade"}, {"Content-Length", "2"}}, Body: []byte("hi"), ContentLength: 2},
+	},
+	{
+		name: "an empty obs-fold line ended by a bare LF does not end the head",
+		in:   "HTTP/1.1 200 OK\r\nX: a\n \nContent-Length: 2\r\n\r\nhi",
+		want: http1.Response{Proto: "HTTP/1.1", StatusCode: 200, Reason: "OK",
+			Header: hdr{{"X", "a"}, {"Content-Length", "2"}}, Body: []byte("hi"), ContentLength: 2},
+	},
+	{
 		name: "Connection: close in a list, any case",
 		in:   "HTTP/1.1 200 OK\r\nConnection: keep-alive, CLOSE\r\nContent-Length: 2\r\n\r\nhi",
 		want: http1.Response{Proto: "HTTP/1.1", StatusCode: 200, Reason: "OK",

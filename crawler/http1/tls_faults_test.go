@@ -215,3 +215,21 @@ func handshakesWaiting() int {
 	buf := make([]byte, 1<<20)
 	return strings.Count(string(buf[:runtime.Stack(buf, true)]), "http1.(*bridge).Read")
 }
+
+// A connection that ends inside a TLS record was cut, whatever the body's
+// framing: here a body that ends with the connection, whose bytes so far
+// came whole, is still refused as truncated. The server writes the start
+// of one more record, then closes the TCP connection under it.
+func TestTLSCloseInsideARecordIsTruncated(t *testing.T) {
+	ca := testca.New(t)
+	url := rawTLSServer(t, ca, func(c *tls.Conn, tcp net.Conn, r *bufio.Reader) {
+		readRequest(r)
+		c.Write([]byte("HTTP/1.1 200 OK\r\n\r\nthe body, until the connection closes"))
+		tcp.Write([]byte("\x17\x03\x03\x00\x40abc")) // a record promising 64 bytes: 3 come
+		tcp.Close()
+	})
+	l, c := onLoop(t, trusting(ca))
+	if _, err := get(t, l, c, url); !errors.Is(err, http1.ErrTruncated) || !strings.Contains(err.Error(), "inside a TLS record") {
+		t.Fatalf("closed inside a record: %v, want ErrTruncated", err)
+	}
+}

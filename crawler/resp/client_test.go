@@ -47,8 +47,10 @@ func TestSetThenGet(t *testing.T) {
 	if v, err := do(t, l, c, "PING"); err != nil || v.Str != "PONG" {
 		t.Fatalf("PING after an error reply: %v, %v", v, err)
 	}
-	if s := c.Stats(); s.Connects != 1 || s.Lost != 0 {
-		t.Fatalf("stats %+v: one connection, never lost", s)
+	// Five commands, five replies (the error reply among them); the
+	// connection's own PING, its login, is not the caller's command.
+	if s := c.Stats(); s.Connects != 1 || s.Lost != 0 || s.Commands != 5 || s.Replies != 5 {
+		t.Fatalf("stats %+v: one connection, never lost, 5 commands and 5 replies", s)
 	}
 }
 

@@ -3,6 +3,7 @@ package resp_test
 import (
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"runtime"
 	"strings"
@@ -49,6 +50,11 @@ func TestRedisDownAtConnect(t *testing.T) {
 	}
 	if last := events[len(events)-1]; !last.Up {
 		t.Fatalf("the last event is %+v, want the connection up", last)
+	}
+	// Every event before the last was a failed attempt, and the
+	// counters say as many.
+	if s := c.Stats(); s.FailedAttempts != uint64(len(events)-1) || s.Connects != 1 || s.Lost != 0 {
+		t.Fatalf("stats %+v after %d failed attempts and a connection", s, len(events)-1)
 	}
 }
 
@@ -405,4 +411,34 @@ func openFDs(t *testing.T) int {
 		t.Skip("no /proc/self/fd here")
 	}
 	return len(entries)
+}
+
+// A host name that does not resolve fails the attempt at once, with the
+// resolver's error, not the connect timeout's.
+func TestAnUnknownHostFailsWithTheResolversError(t *testing.T) {
+	l := newLoop(t)
+	c := newClient(t, l, "redis://no-such-host.invalid:6379", resp.Options{ConnectTimeout: 2 * time.Second, MinBackoff: time.Minute, MaxBackoff: time.Minute})
+	_, err := do(t, l, c, "PING")
+	var dnsErr *net.DNSError
+	if !errors.Is(err, resp.ErrNotConnected) || !errors.As(err, &dnsErr) || errors.Is(err, resp.ErrTimeout) {
+		t.Fatalf("PING to an unknown host: %v; want ErrNotConnected with the DNS error", err)
+	}
+}
+
+// A reply that no command waits for means the connection is out of
+// step: the client drops it and makes a new one, rather than hand that
+// reply to the next command.
+func TestAReplyNoCommandWaitsForDropsTheConnection(t *testing.T) {
+	srv := redistest.Start(t, redistest.Options{})
+	p := newProxy(t, srv.Addr())
+	l := newLoop(t)
+	c := newClient(t, l, p.URL(), resp.Options{})
+	if _, err := do(t, l, c, "SET", "k", "v"); err != nil {
+		t.Fatal(err)
+	}
+	p.Inject([]byte("$5\r\nstale\r\n"))
+	runUntil(t, l, "the connection dropped and made again", func() bool { return c.Stats().Lost == 1 && c.Connected() })
+	if v, err := do(t, l, c, "GET", "k"); err != nil || v.Str != "v" {
+		t.Fatalf("GET after the stray reply: %v, %v; want v", v, err)
+	}
 }

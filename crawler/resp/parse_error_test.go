@@ -22,6 +22,7 @@ var errorCases = []struct {
 	{"RESP3 null", "_\r\n", resp.ErrProtocol, "RESP3"},
 	{"bare LF", "+OK\n", resp.ErrProtocol, "LF"},
 	{"bare CR inside", "+O\rK\r\n", resp.ErrProtocol, "CR"},
+	{"bare CR first in a line", "+\rOK\r\n", resp.ErrProtocol, "CR"},
 	{"empty integer", ":\r\n", resp.ErrProtocol, "integer"},
 	{"lone minus", ":-\r\n", resp.ErrProtocol, "integer"},
 	{"integer with a letter", ":12a\r\n", resp.ErrProtocol, "integer"},
@@ -112,6 +113,17 @@ func TestOversizedLengthsAreRefusedBeforeTheirBytes(t *testing.T) {
 		if !errors.Is(got.err, resp.ErrTooLarge) || got.used != len(in) {
 			t.Errorf("%q: %v after %d bytes, want ErrTooLarge at its end", in, got.err, got.used)
 		}
+	}
+}
+
+// An array whose elements are all the smallest there are ("+\r\n", three
+// bytes) fits a reply limit it meets exactly: the early refusal of a
+// length the reply cannot fit counts three bytes an element, no more.
+func TestAnArrayOfTheSmallestElementsFitsItsLimitExactly(t *testing.T) {
+	in := "*20\r\n" + strings.Repeat("+\r\n", 20)
+	got := parsePieces(resp.Limits{MaxReplyBytes: int64(len(in))}, oneRead(in))
+	if got.err != nil || !got.done || len(got.v.Elems) != 20 {
+		t.Fatalf("a %d-byte reply at a %d-byte limit: %v, done %v", len(in), len(in), got.err, got.done)
 	}
 }
 

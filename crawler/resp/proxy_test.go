@@ -93,6 +93,16 @@ func (p *proxy) Cut() {
 	p.conns = nil
 }
 
+// Inject sends b to every client connected, as if its server had sent
+// it: a reply that no command asked for.
+func (p *proxy) Inject(b []byte) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i := 0; i < len(p.conns); i += 2 { // client, server, client, server...
+		p.conns[i].Write(b)
+	}
+}
+
 // Count says how many times the client sent a command whose encoding
 // contains s (e.g. "$4\r\nINCR\r\n").
 func (p *proxy) Count(s string) int {

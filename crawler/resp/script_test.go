@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"loopkit/crawler/resp"
+	"loopkit/future"
 	"loopkit/internal/redistest"
 	"loopkit/task"
 )
@@ -82,5 +83,28 @@ func TestScriptWithABadArgument(t *testing.T) {
 	// EVALSHA sha 2 a b ok {}: the struct is argument 6.
 	if err == nil || !strings.Contains(err.Error(), "argument 6 of EVALSHA is a struct {}") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// A script's future cancelled by its caller stays cancelled: its reply,
+// when it comes (here after the NOSCRIPT and the EVAL both), is dropped,
+// and the connection goes on. Every callback runs on a loop whose panic
+// handler fails the test, so completing the cancelled future would show.
+func TestACancelledScriptDropsItsReply(t *testing.T) {
+	_, l, c := withServer(t, redistest.Options{}, resp.Options{})
+	counter := resp.NewScript(`return redis.call('INCR', KEYS[1])`)
+	f := counter.Send(c, []string{"runs"})
+	f.Cancel()
+	after := c.Send("PING") // behind the EVALSHA: its reply comes after the NOSCRIPT
+	if _, err := await(t, l, after); err != nil {
+		t.Fatal(err)
+	}
+	// The EVAL went out when the NOSCRIPT came back; a command sent now
+	// is answered after it.
+	if n, err := resp.Int(do(t, l, c, "GET", "runs")); err != nil || n != 1 {
+		t.Fatalf("runs = %d, %v; want the script run once", n, err)
+	}
+	if _, err := f.Result(); !errors.Is(err, future.ErrCancelled) {
+		t.Fatalf("the cancelled script's future: %v", err)
 	}
 }

@@ -116,6 +116,9 @@ func TestReplyTimeoutAfterAnIdleSpell(t *testing.T) {
 		t.Fatal(err)
 	}
 	runFor(t, l, 2*timeout) // idle: the PING's timer fires, with nothing awaited
+	if s := c.Stats(); s.Lost != 0 || !c.Connected() {
+		t.Fatalf("the connection, idle with nothing awaited, was dropped: %+v", s)
+	}
 	srv.Pause()
 	defer srv.Resume()
 	f := c.Send("PING")

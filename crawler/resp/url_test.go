@@ -44,6 +44,7 @@ func TestParseURLRefuses(t *testing.T) {
 		{"redis://h/+1", "database"},
 		{"redis://h/1/2", "database"},
 		{"redis://h?db=1", "query"},
+		{"redis://h/0#db1", "fragment"},
 		{"redis://user@h", "password"},
 		{"redis://user:@h", "password"},
 		{"redis://u:hunter2@h/x", "database"},

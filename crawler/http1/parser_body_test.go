@@ -1,0 +1,72 @@
+package http1_test
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"loopkit/crawler/http1"
+)
+
+// A truncating parser cuts a gzip body whose compressed bytes fit the
+// limit but whose decoded bytes do not, and says so: Truncated, like a
+// body cut on the wire, so that a caller never takes the start of a page
+// for the whole of it.
+func TestTruncatedGzipBodyIsMarked(t *testing.T) {
+	gz := gzipped(strings.Repeat("a", 1000))
+	in := okStatus + "Content-Encoding: gzip\r\nContent-Length: " + strconv.Itoa(len(gz)) + "\r\n\r\n" + gz
+	p := http1.NewParser("GET", http1.Limits{})
+	p.LimitBody(100, true)
+	if _, err := p.Feed([]byte(in)); err != nil || !p.Done() {
+		t.Fatalf("Feed: %v, done %v", err, p.Done())
+	}
+	r := p.Response()
+	if len(gz) > 100 {
+		t.Fatalf("the compressed body is %d bytes: the test needs it under the limit", len(gz))
+	}
+	if string(r.Body) != strings.Repeat("a", 100) || !r.Truncated || !r.Decoded {
+		t.Fatalf("got %d bytes, Truncated %v, Decoded %v; want the first 100, truncated and decoded", len(r.Body), r.Truncated, r.Decoded)
+	}
+}
+
+// BodyRemaining follows the body: what a Content-Length body still lacks,
+// -1 while a chunked body cannot tell, and 0 once the response is done.
+func TestBodyRemaining(t *testing.T) {
+	p := http1.NewParser("GET", http1.Limits{})
+	if _, err := p.Feed([]byte(okStatus + "Content-Length: 10\r\n\r\n0123")); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.BodyRemaining(); got != 6 {
+		t.Errorf("4 of 10 bytes in: BodyRemaining() = %d, want 6", got)
+	}
+	if _, err := p.Feed([]byte("456789")); err != nil || !p.Done() {
+		t.Fatalf("Feed: %v, done %v", err, p.Done())
+	}
+	if got := p.BodyRemaining(); got != 0 {
+		t.Errorf("done: BodyRemaining() = %d, want 0", got)
+	}
+	p.Reset("GET")
+	if _, err := p.Feed([]byte(okStatus + "Transfer-Encoding: chunked\r\n\r\n2\r\nhi\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.BodyRemaining(); got != -1 {
+		t.Errorf("chunked: BodyRemaining() = %d, want -1", got)
+	}
+}
+
+// A body the caller does not want (WantBody) is read to its end, however
+// long, even by a parser told to cut at a limit: nothing of it is kept,
+// so the limit has nothing to bound, and the connection stays usable.
+func TestASkippedBodyIsReadWholePastATruncatingLimit(t *testing.T) {
+	in := okStatus + "Content-Length: 50\r\n\r\n" + strings.Repeat("x", 50)
+	p := http1.NewParser("GET", http1.Limits{})
+	p.LimitBody(10, true)
+	p.WantBody(func(*http1.Response) bool { return false })
+	n, err := p.Feed([]byte(in))
+	if err != nil || !p.Done() || n != len(in) {
+		t.Fatalf("Feed used %d of %d bytes: %v, done %v", n, len(in), err, p.Done())
+	}
+	if r := p.Response(); !p.BodySkipped() || r.Truncated || r.Close || len(r.Body) != 0 {
+		t.Fatalf("got %s, skipped %v, Truncated %v; want a skipped body, the connection reusable", describe(r), p.BodySkipped(), r.Truncated)
+	}
+}

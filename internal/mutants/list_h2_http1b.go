@@ -1,0 +1,36 @@
+package main
+
+func init() { mutants = append(mutants, h2http1b...) }
+
+var h2http1b = []mutant{
+	{round: 20, id: "h2/http1b/extra-bytes-reuse", file: "crawler/http1/connio.go", old: "\t\tc.finish(used < n)", new: "\t\tc.finish(used < 0)", why: "h2/http1/extra-bytes-reuse"},
+	{round: 20, id: "h2/http1b/maxbody-needs-truncate", file: "crawler/http1/conn.go", old: "if ex.maxBody > 0 || ex.truncate {", new: "if ex.maxBody > 0 && ex.truncate {", why: "h2/http1/maxbody-needs-truncate"},
+	{round: 20, id: "h2/http1b/closed-conn-no-waiter-dial", file: "crawler/http1/pool.go", old: "\t\tif ex := p.nextWaiter(); ex != nil {\n\t\t\tp.dialFor(ex)\n\t\t}", new: "\t\tif ex := p.nextWaiter(); ex != nil && false {\n\t\t\tp.dialFor(ex)\n\t\t}", why: "h2/http1/closed-conn-no-waiter-dial"},
+	{round: 20, id: "h2/http1b/release-no-idle-timer", file: "crawler/http1/pool.go", old: "\tc.idleSince()\n\tp.idle = append(p.idle, c)", new: "\tp.idle = append(p.idle, c)", why: "h2/http1/release-no-idle-timer"},
+	{round: 20, id: "h2/http1b/head-not-idempotent", file: "crawler/http1/exchange.go", old: "\tcase \"GET\", \"HEAD\", \"OPTIONS\", \"TRACE\", \"PUT\", \"DELETE\":", new: "\tcase \"GET\", \"OPTIONS\", \"TRACE\", \"PUT\", \"DELETE\":", why: "h2/http1/head-not-idempotent"},
+	{round: 20, id: "h2/http1b/put-not-idempotent", file: "crawler/http1/exchange.go", old: "\tcase \"GET\", \"HEAD\", \"OPTIONS\", \"TRACE\", \"PUT\", \"DELETE\":", new: "\tcase \"GET\", \"HEAD\", \"OPTIONS\", \"TRACE\", \"DELETE\":", why: "h2/http1/put-not-idempotent"},
+	{round: 20, id: "h2/http1b/release-twice-pushes-twice", file: "crawler/http1/release.go", old: "\tex.recyclable = false\n\tc := ex.client", new: "\tc := ex.client", why: "h2/http1/release-twice-pushes-twice"},
+	{round: 20, id: "h2/http1b/release-big-body-kept", file: "crawler/http1/release.go", old: "\tif cap(ex.resp.Body) > maxFreeBody {", new: "\tif cap(ex.resp.Body) > maxFreeBody*1024 {", why: "h2/http1/release-big-body-kept"},
+	{round: 20, id: "h2/http1b/release-after-close", file: "crawler/http1/release.go", old: "\tif c.closed {\n\t\treturn\n\t}\n\tif cap", new: "\tif cap", why: "h2/http1/release-after-close", equivalent: "Close emptied the free list and a closed client fails every request: what is pushed after is only memory"},
+	{round: 20, id: "h2/http1b/free-list-over-cap", file: "crawler/http1/release.go", old: "\tif q.n == len(q.ring) {\n\t\treturn // the garbage collector takes it\n\t}", new: "", why: "h2/http1/free-list-over-cap"},
+	{round: 20, id: "h2/http1b/skipped-body-kept", file: "crawler/http1/exchange.go", old: "\tif ex.reply.BodySkipped {\n\t\tresp.Body = nil\n\t}", new: "", why: "h2/http1/skipped-body-kept", equivalent: "a skipped body is never kept by the parser: Body is nil already"},
+	{round: 20, id: "h2/http1b/head-timer-kept-after-head", file: "crawler/http1/connio.go", old: "\tif c.headBy > 0 && c.parser.HeadDone() {\n\t\tc.headBy = 0\n\t}", new: "", why: "h2/http1/head-timer-kept-after-head"},
+	{round: 20, id: "h2/http1b/sending-refusal-marks-retried", file: "crawler/http1/conn.go", old: "\t\t\tex.reply.Retried = false // it was not sent again, after all", new: "", why: "h2/http1/sending-refusal-marks-retried"},
+	{round: 20, id: "h2/http1b/cancel-keeps-conn", file: "crawler/http1/conn.go", old: "\tif c.ex != nil && c.ex.result.Done() {\n\t\tc.close()\n\t}", new: "\tif c.ex != nil && c.ex.result.Done() {\n\t\tc.ex = nil\n\t}", why: "h2/http1/cancel-keeps-conn"},
+	{round: 20, id: "h2/http1b/drain-extra-bytes-reused", file: "crawler/http1/skip.go", old: "resp.Close || used < n || c.pool.client.closed", new: "resp.Close || used < 0 || c.pool.client.closed", why: "h2/http1/drain-extra-bytes-reused"},
+	{round: 20, id: "h2/http1b/skip-while-sending-drains", file: "crawler/http1/skip.go", old: "\tif rest >= 0 && rest <= maxDrain && c.sent == len(c.out) && !c.pool.client.closed {", new: "\tif rest >= 0 && rest <= maxDrain && !c.pool.client.closed {", why: "h2/http1/skip-while-sending-drains"},
+	{round: 20, id: "h2/http1b/unsent-request-reused", file: "crawler/http1/conn.go", old: "\treusable := !resp.Close && !extraBytes && c.sent == len(c.out) &&", new: "\treusable := !resp.Close && !extraBytes &&", why: "h2/http1/unsent-request-reused"},
+	{round: 20, id: "h2/http1b/default-conns-per-host", file: "crawler/http1/client.go", old: "\t\to.MaxConnsPerHost = 16", new: "\t\to.MaxConnsPerHost = 8", why: "h2/http1/default-conns-per-host"},
+	{round: 20, id: "h2/http1b/no-accept-encoding", file: "crawler/http1/client.go", old: "\t\t\t{\"Accept-Encoding\", \"gzip\"},", new: "", why: "h2/http1/no-accept-encoding"},
+	{round: 20, id: "h2/http1b/dns-failure-cached", file: "crawler/http1/dns.go", old: "\t\t\tif d.entries[host] == e {\n\t\t\t\tdelete(d.entries, host)\n\t\t\t}", new: "", why: "h2/http1/dns-failure-cached"},
+	{round: 20, id: "h2/http1b/dns-ttl-ignored", file: "crawler/http1/dns.go", old: "\tif e := d.entries[host]; e != nil && (!e.lookup.Done() || now < e.expires) {", new: "\tif e := d.entries[host]; e != nil {", why: "h2/http1/dns-ttl-ignored"},
+	{round: 20, id: "h2/http1b/query-escape-hex-low", file: "crawler/http1/request.go", old: "b = append(b, '%', hex[c>>4], hex[c&15])", new: "b = append(b, '%', hex[c>>4], hex[c>>4])", why: "h2/http1/query-escape-hex-low"},
+	{round: 20, id: "h2/http1b/host-field-allowed", file: "crawler/http1/request.go", old: "\t\tcase strings.EqualFold(f.Name, \"Host\"):", new: "\t\tcase f.Name == \"Host\":", why: "h2/http1/host-field-allowed"},
+	{round: 20, id: "h2/http1b/del-in-value-ok", file: "crawler/http1/request.go", old: "\t\tcase hasControl(f.Value):", new: "\t\tcase false:", why: "h2/http1/del-in-value-ok"},
+	{round: 20, id: "h2/http1b/extra-before-own-fields", file: "crawler/http1/request.go", old: "\tfor _, fields := range [2]Header{h, more} {\n\t\tfor _, f := range fields {\n\t\t\tdst = append", new: "\tfor _, fields := range [2]Header{more, h} {\n\t\tfor _, f := range fields {\n\t\t\tdst = append", why: "h2/http1/extra-before-own-fields"},
+	{round: 20, id: "h2/http1b/waiter-timeout-when-total-first", file: "crawler/http1/pool.go", old: "\tif ex.deadline <= when {", new: "\tif ex.deadline > when {", why: "h2/http1/waiter-timeout-when-total-first"},
+	{round: 20, id: "h2/http1b/expired-header-when-silent", file: "crawler/http1/conntimer.go", old: "\tif c.headBy > 0 && now < phaseEnd {", new: "\tif c.headBy > 0 {", why: "h2/http1/expired-header-when-silent"},
+	{round: 20, id: "h2/http1b/idle-conn-data-kept", file: "crawler/http1/connio.go", old: "\t\t// Idle: EOF means the server closed the connection, which it may\n\t\t// do at any time; anything else is a server talking out of turn.\n\t\tc.close()", new: "\t\tif n == 0 { c.close() }", why: "h2/http1/idle-conn-data-kept"},
+	{round: 20, id: "h2/http1b/pool-lifo-idle", file: "crawler/http1/pool.go", old: "\t\tc := p.idle[n-1]\n\t\tp.idle = p.idle[:n-1]", new: "\t\tc := p.idle[0]\n\t\tp.idle = p.idle[1:]", why: "h2/http1/pool-lifo-idle"},
+	{round: 20, id: "h2/http1b/percent-query-escaped", file: "crawler/http1/request.go", old: "\t\treturn i+2 >= len(q) || unhex", new: "\t\treturn i+2 > len(q) || unhex", why: "h2/http1/percent-query-escaped"},
+}
