@@ -33,7 +33,7 @@ type backlog struct {
 	crawlers []*Crawler
 	group    *Group    // nil: a Crawler on its own
 	refilter bool      // this run's filters differ: each URL passes them first (persist.go)
-	start    time.Time // when this run started: see hold
+	start    time.Time // when this run started: a server first seen here is held from then (requeue)
 	reading  atomic.Bool
 	ended    atomic.Bool // read to its end, or failed (the crawl stops)
 }
@@ -90,20 +90,17 @@ func (l *backlog) read(c *Crawler) {
 // once, the others' in one batch each, counted as work until they are
 // in (shard.go).
 func (l *backlog) handOut(c *Crawler, urls []journal.Spilled) {
-	if l.group == nil {
-		for _, q := range urls {
-			l.requeue(c, q)
-		}
-		return
-	}
-	batches := make([][]journal.Spilled, len(l.crawlers))
+	batches := make([][]queued, len(l.crawlers))
 	for _, q := range urls {
 		u, err := url.Parse(q.URL)
 		if err != nil {
-			continue
+			continue // the journal only holds URLs that parsed when they were queued
 		}
-		i := ownerOf(u, len(l.crawlers))
-		batches[i] = append(batches[i], q)
+		i := 0
+		if l.group != nil {
+			i = ownerOf(u, len(l.crawlers))
+		}
+		batches[i] = append(batches[i], queued{u, q})
 	}
 	for i, batch := range batches {
 		switch {
@@ -129,17 +126,20 @@ func (l *backlog) handOut(c *Crawler, urls []journal.Spilled) {
 	}
 }
 
+// queued is a URL of the backlog, parsed once.
+type queued struct {
+	u *url.URL
+	q journal.Spilled
+}
+
 // requeue puts one URL back on c (persist.go). A host the start did not
 // know yet is held for its spacing from the start, as restarted holds
 // those it knew: the last process may have sent its last request to that
 // server a moment before it stopped.
-func (l *backlog) requeue(c *Crawler, q journal.Spilled) {
-	u, err := url.Parse(q.URL)
-	if err != nil {
-		return
-	}
+func (l *backlog) requeue(c *Crawler, it queued) {
+	u := it.u
 	_, known := c.hosts[origin(u)]
-	c.requeue(u, q, l.refilter)
+	c.requeue(u, it.q, l.refilter)
 	if h := c.hosts[origin(u)]; !known && h != nil {
 		c.holdServer(h, l.start.Add(c.front.Gap(h.host)))
 	}
