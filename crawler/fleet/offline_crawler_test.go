@@ -1,7 +1,11 @@
 package fleet
 
 import (
+	"encoding/base64"
+	"fmt"
+	"slices"
 	"testing"
+	"time"
 
 	"loopkit/crawler"
 	"loopkit/crawler/resp"
@@ -32,5 +36,94 @@ func TestAStepThatFindsTheLeaseLostDropsTheShard(t *testing.T) {
 	f.apply(run, []resp.Value{{Kind: resp.KindInteger}, {Kind: resp.KindInteger}, {Kind: resp.KindInteger}, {Kind: resp.KindInteger, Int: -1}, lost})
 	if f.held[2] != nil || f.Stats.LostLease != 1 {
 		t.Fatalf("held %v, lost leases %d: want the shard dropped", f.held[2], f.Stats.LostLease)
+	}
+}
+
+// A robots.txt kept with a shard passes to the shard's next holder only
+// while it lasts: one that has expired is not obeyed, and the host's
+// robots.txt is fetched again. (Both say Disallow: /; only the one still
+// good refuses its host's URL.)
+func TestAnExpiredRobotsTxtIsNotInherited(t *testing.T) {
+	l, err := loop.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	f, _ := New(Options{CrawlID: "c"})
+	c, err := crawler.New(l, crawler.Config{Roots: []string{"http://a/"}, Shared: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.c = c
+	bulk := func(s string) resp.Value { return resp.Value{Kind: resp.KindBulk, Str: s} }
+	kept := func(until time.Time) resp.Value {
+		return bulk(fmt.Sprintf("%d %s", until.UnixMilli(), base64.StdEncoding.EncodeToString([]byte("User-agent: *\nDisallow: /\n"))))
+	}
+	robots := resp.Value{Kind: resp.KindArray, Elems: []resp.Value{
+		bulk("http://old.test"), kept(time.Now().Add(-time.Minute)),
+		bulk("http://new.test"), kept(time.Now().Add(time.Hour)),
+	}}
+	f.inherit(robots, resp.Value{Kind: resp.KindArray})
+	c.Offer("http://old.test/x", 1, 0)
+	c.Offer("http://new.test/x", 1, 0)
+	if got := c.Disallowed(); !slices.Equal(got, []string{"http://new.test/x"}) {
+		t.Fatalf("robots.txt refused %v; want only new.test's URL: old.test's robots.txt had expired", got)
+	}
+}
+
+// A holder stops sending to a shard's hosts a margin before Redis lets
+// its lease expire: renewed at a moment, it may send until a quarter of
+// a lease before the lease ends, and not after, by its own clock; and the
+// shard is dropped then if no renewal came.
+func TestAHolderStopsSendingAMarginBeforeItsLeaseEnds(t *testing.T) {
+	l, err := loop.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	f, _ := New(Options{CrawlID: "c", Lease: 4 * time.Second})
+	c, err := crawler.New(l, crawler.Config{Roots: []string{"http://a/"}, Shared: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.c, f.loop = c, l
+	shard := f.shardOfOrigin("http://a.test")
+	lse := &lease{shard: shard, taken: map[string]string{}, settling: map[string]string{}}
+	f.held[shard] = lse
+	asked := l.Time()
+	f.extend(lse, asked)
+	if !f.MaySend("http://a.test") {
+		t.Fatal("a lease just renewed may not send")
+	}
+	if want := asked + 3*time.Second; lse.sendBy != want || lse.timer == nil || lse.timer.When() != want {
+		t.Fatalf("renewed at %v for 4 s, it may send until %v and is dropped at %v; want both at %v", asked, lse.sendBy, lse.timer.When(), want)
+	}
+}
+
+// A shard being given back takes nothing more: a URL its step answers
+// with is not offered to the crawler nor counted taken, since the shard's
+// release puts what it holds back in its queue for the next holder. A
+// shard still worked takes it.
+func TestADrainingShardAdoptsNothing(t *testing.T) {
+	l, err := loop.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	f, _ := New(Options{CrawlID: "c"})
+	c, err := crawler.New(l, crawler.Config{Roots: []string{"http://a/"}, Shared: f, NoRobots: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.c = c
+	draining := &lease{shard: 1, draining: true, taken: map[string]string{}, settling: map[string]string{}}
+	f.adopt(draining, entry("http://a.test/x", 1, 0))
+	if len(draining.taken) != 0 || f.Stats.Taken != 0 || c.Todo() != 0 {
+		t.Fatalf("a draining shard took %v (taken %d), and the crawler has %d to do; want nothing", draining.taken, f.Stats.Taken, c.Todo())
+	}
+	working := &lease{shard: 2, taken: map[string]string{}, settling: map[string]string{}}
+	f.adopt(working, entry("http://a.test/y", 1, 0))
+	if len(working.taken) != 1 || f.Stats.Taken != 1 || c.Todo() != 1 {
+		t.Fatalf("a shard still worked took %v (taken %d), and the crawler has %d to do; want the URL", working.taken, f.Stats.Taken, c.Todo())
 	}
 }

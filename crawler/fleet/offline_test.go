@@ -25,6 +25,21 @@ func TestNewDefaults(t *testing.T) {
 	}
 }
 
+// A crawl ID names the crawl's keys ("loopkit:ID:..."): one with a colon
+// could make one crawl's keys another's ("a" and "a:q"), and a space or a
+// brace would break the keys' form. New refuses each, and takes a plain
+// name.
+func TestNewRefusesACrawlIDThatCouldCollide(t *testing.T) {
+	for _, id := range []string{"", "a:q", "a b", "a\tb", "a\nb", "a{b", "a}b"} {
+		if _, err := New(Options{CrawlID: id}); err == nil || !strings.Contains(err.Error(), "CrawlID") {
+			t.Errorf("crawl ID %q: %v, want an error naming Options.CrawlID", id, err)
+		}
+	}
+	if _, err := New(Options{CrawlID: "shop-2026.12"}); err != nil {
+		t.Fatalf("a plain crawl ID refused: %v", err)
+	}
+}
+
 // A URL, its origin and its server all name one shard: the host and port,
 // whatever the scheme and the path. http and https of a host are one
 // server, and so one shard; another port is another server.

@@ -17,7 +17,17 @@ package main
 // being rewritten) and crawler/fleet; 5 each for crawler/urlnorm,
 // crawler/robots and crawler/links. Every one compiles on its own
 // (go build with it as an overlay); none was run against the tests
-// before it was committed, so its first run is not yet recorded.
+// before it was committed.
+//
+// Its first run (-own, with the e2e tests), on the quiet machine, after
+// the reactor, the HTTP client, the Redis client, the frontier and the
+// fleet had their tests sharpened by an outside mutation pass that never
+// saw this list: 96 of 105 killed (91 %), each by a named test, none by a
+// timeout. By package: netpoll, loop, future, task, crawler/http1,
+// crawler/frontier, crawler/resp, crawler/robots and crawler/links all
+// killed (100 %); crawler/journal 6 of 10, crawler/fleet 6 of 10,
+// crawler/urlnorm 4 of 5 — the three packages that pass had not had.
+// Each survivor has a test since.
 
 func init() { mutants = append(mutants, round14...) }
 
