@@ -127,3 +127,94 @@ func TestADrainingShardAdoptsNothing(t *testing.T) {
 		t.Fatalf("a shard still worked took %v (taken %d), and the crawler has %d to do; want the URL", working.taken, f.Stats.Taken, c.Todo())
 	}
 }
+
+// newOffline is a fleet with a crawler that never crawls, on l.
+func newOffline(t *testing.T, l *loop.Loop) (*Fleet, *crawler.Crawler) {
+	t.Helper()
+	f, _ := New(Options{CrawlID: "c"})
+	c, err := crawler.New(l, crawler.Config{Roots: []string{"http://a/"}, Shared: f, NoRobots: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.c, f.loop = c, l
+	return f, c
+}
+
+// A server's hold kept with a shard (a Retry-After, or the next start its
+// last holder allowed) passes to the next holder while it lasts: the
+// server may not be sent a request before it. One that has passed is not
+// applied.
+func TestInheritedHoldsLastAsLongAsTheyWereMeantTo(t *testing.T) {
+	l, err := loop.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	f, c := newOffline(t, l)
+	until := time.Now().Add(time.Hour)
+	ms := func(t time.Time) resp.Value { return resp.Value{Kind: resp.KindBulk, Str: fmt.Sprint(t.UnixMilli())} }
+	holds := resp.Value{Kind: resp.KindArray, Elems: []resp.Value{
+		{Kind: resp.KindBulk, Str: "held.test"}, ms(until),
+		{Kind: resp.KindBulk, Str: "passed.test"}, ms(time.Now().Add(-time.Minute)),
+	}}
+	f.inherit(resp.Value{Kind: resp.KindArray}, holds)
+	next := c.NextStarts(func(string) bool { return true })
+	if at, ok := next["held.test"]; !ok || at.Before(until.Add(-time.Minute)) {
+		t.Fatalf("held.test may be sent a request at %v (%v); want not before %v", at, ok, until)
+	}
+	if at, ok := next["passed.test"]; ok {
+		t.Fatalf("passed.test is held until %v by a hold that had passed", at)
+	}
+}
+
+// drop acts only on the lease this process holds for the shard: a lease
+// it let go already, or one replaced by a new lease of the same shard,
+// changes nothing — no lost lease counted, the new lease kept.
+func TestDroppingALeaseNoLongerHeldChangesNothing(t *testing.T) {
+	l, err := loop.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	f, _ := newOffline(t, l)
+	old := &lease{shard: 3, taken: map[string]string{}, settling: map[string]string{}}
+	current := &lease{shard: 3, token: 2, taken: map[string]string{}, settling: map[string]string{}}
+	f.held[3] = current
+	f.drop(old, "a late answer about the old lease")
+	if f.held[3] != current || f.Stats.LostLease != 0 {
+		t.Fatalf("held %v, lost leases %d: a stale drop changed the shard's lease", f.held[3], f.Stats.LostLease)
+	}
+	f.drop(current, "its lease ran out")
+	if f.held[3] != nil || f.Stats.LostLease != 1 {
+		t.Fatalf("held %v, lost leases %d: the lease held was not dropped", f.held[3], f.Stats.LostLease)
+	}
+}
+
+// The crawl ends here only when nothing of this process's is left: not
+// while a shard it holds has URLs taken and not settled, nor while one is
+// settling, nor while a step has something to send.
+func TestTheCrawlDoesNotEndWhileAnythingIsLeftHere(t *testing.T) {
+	l, err := loop.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	f, _ := newOffline(t, l)
+	lse := &lease{shard: 1, taken: map[string]string{"http://a.test/x": "1 0 http://a.test/x"}, settling: map[string]string{}}
+	f.held[1] = lse
+	f.checkEnd()
+	if f.ended {
+		t.Fatal("the crawl ended with a URL taken and not settled")
+	}
+	delete(lse.taken, "http://a.test/x")
+	lse.settling["http://a.test/x"] = "1 0 http://a.test/x"
+	f.checkEnd()
+	if f.ended {
+		t.Fatal("the crawl ended with a URL settling")
+	}
+	delete(lse.settling, "http://a.test/x")
+	f.checkEnd()
+	if !f.ended {
+		t.Fatal("nothing left here, and the crawl did not end")
+	}
+}
