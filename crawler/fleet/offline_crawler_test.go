@@ -218,3 +218,87 @@ func TestTheCrawlDoesNotEndWhileAnythingIsLeftHere(t *testing.T) {
 		t.Fatal("nothing left here, and the crawl did not end")
 	}
 }
+
+// A page settled after its shard was given up here is counted fenced
+// (its next holder fetches it again), and nothing is sent for it.
+func TestSettlingAPageOfAShardGivenUpCountsItFenced(t *testing.T) {
+	l, err := loop.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	f, _ := newOffline(t, l)
+	f.Settled("http://gone.test/x", nil)
+	if f.Stats.Fenced != 1 || len(f.settles) != 0 || f.unsent() {
+		t.Fatalf("fenced %d, settles %v, unsent %v: want it fenced and nothing to send", f.Stats.Fenced, f.settles, f.unsent())
+	}
+}
+
+// What is kept with a shard (robots.txt, a hold) is kept only for a
+// shard held here: another's holder learns it again.
+func TestKeepingForAShardNotHeldKeepsNothing(t *testing.T) {
+	l, err := loop.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	f, _ := newOffline(t, l)
+	f.Hold("a.test", time.Now().Add(time.Minute))
+	if len(f.keeps) != 0 {
+		t.Fatalf("kept %v for a shard not held", f.keeps)
+	}
+	lse := &lease{shard: f.shardOfHost("a.test"), taken: map[string]string{}, settling: map[string]string{}}
+	f.held[lse.shard] = lse
+	f.Hold("a.test", time.Now().Add(time.Minute))
+	f.Robots("http://a.test", []byte("User-agent: *\n"), time.Now().Add(time.Hour))
+	if k := f.keeps[lse]; len(k) != 6 || k[0] != "hold" || k[3] != "robots" {
+		t.Fatalf("kept %v for the shard held; want its hold, then its robots.txt", k)
+	}
+}
+
+// A step that goes (here, with a link to write) takes URLs for a shard
+// when the shard has room: all the room it has when it is hungry (a
+// heartbeat passed, or its last take was full) or has room for half a
+// window; nothing when it has less room and is not hungry, and nothing
+// for a shard being given back.
+func TestAStepTakesWhenTheShardHasRoom(t *testing.T) {
+	l, err := loop.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	f, _ := newOffline(t, l)
+	lse := &lease{shard: 1, taken: map[string]string{}, settling: map[string]string{}}
+	f.held[1] = lse
+	f.opts.Window = 8 // Start's default: twice the crawler's MaxTasks
+	w := f.window()
+	takes := func() int {
+		f.Found("http://a.test/found", 1, 0) // a step goes: it has a link to write (a step built takes what waits)
+		run := f.build()
+		if run == nil || len(run.groups) == 0 {
+			return 0
+		}
+		return run.groups[0].take
+	}
+	if got := takes(); got != w {
+		t.Fatalf("an empty shard takes %d, want its window %d", got, w)
+	}
+	for i := range w - 1 {
+		lse.taken[fmt.Sprint(i)] = ""
+	}
+	if got := takes(); got != 0 {
+		t.Fatalf("a shard with room for 1 of %d, not hungry, takes %d; want 0", w, got)
+	}
+	lse.hungry = true
+	if got := takes(); got != 1 {
+		t.Fatalf("a hungry shard with room for 1 takes %d, want 1", got)
+	}
+	if lse.hungry {
+		t.Fatal("a step that took for a hungry shard left it hungry")
+	}
+	clear(lse.taken)
+	lse.hungry, lse.draining = true, true
+	if got := takes(); got != 0 {
+		t.Fatalf("a shard being given back takes %d, want 0", got)
+	}
+}
