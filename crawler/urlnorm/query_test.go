@@ -36,6 +36,8 @@ func TestResolveIn(t *testing.T) {
 			"http://example.com/s?q=%1B$BF%7C%1B(B%26%23233%3B"},
 		{"ISO-2022-JP: a byte that is \"#\" is escaped", japanese.ISO2022JP, "/s?q=Ａ&r=x",
 			"http://example.com/s?q=%1B$B%23A%1B(B&r=x"},
+		{"ISO-2022-JP: a byte that is an apostrophe is escaped", japanese.ISO2022JP, "/s?q=А&r=x",
+			"http://example.com/s?q=%1B$B%27!%1B(B&r=x"},
 		{"nil is UTF-8", nil, "/é?q=é", "http://example.com/%C3%A9?q=%C3%A9"},
 	}
 	for _, tt := range tests {
