@@ -131,3 +131,69 @@ func TestRefilterOnceTheFiltersChanged(t *testing.T) {
 		t.Fatal("refilter forgotten after a start that changed only -o")
 	}
 }
+
+// Of two robots.txt of a host, the later one comes back; one longer than
+// the read buffer (256 KiB) comes back whole.
+func TestTheLatestRobotsComesBackWhole(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Now()
+	j := open(t, dir)
+	start(t, j, now, nil)
+	long := strings.Repeat("Disallow: /x\n", 40000) // 520 KB, 693 KB in base64
+	var b []byte
+	b = journal.AppendRobots(b, "http://a.test", now.Add(time.Hour), []byte("first"))
+	b = journal.AppendRobots(b, "http://a.test", now.Add(time.Hour), []byte("second"))
+	b = journal.AppendRobots(b, "http://b.test", now.Add(time.Hour), []byte(long))
+	write(t, j, b)
+	j.Close()
+
+	j = open(t, dir)
+	defer j.Close()
+	r := start(t, j, now, nil)
+	if r.robots["http://a.test"] != "second" || r.robots["http://b.test"] != long || len(j.Notices()) != 0 {
+		t.Fatalf("a.test's robots %q, b.test's %d bytes, notices %q; want the second, %d bytes, no notice",
+			r.robots["http://a.test"], len(r.robots["http://b.test"]), j.Notices(), len(long))
+	}
+}
+
+// A page done, then to do again (a U entry: its line in -o was lost),
+// is to do even after an E entry, and no longer counts towards its host
+// or its path.
+func TestAPageToDoAgainUndoesItsCounts(t *testing.T) {
+	dir := t.TempDir()
+	opts := journal.Options{Counts: func(u string) (string, string) { return "http://a.test", "http://a.test/s" }}
+	j, err := journal.Open(dir, settings, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start(t, j, time.Now(), nil)
+	u1, u2 := "http://a.test/s?q=1", "http://a.test/s?q=2"
+	b := journal.AppendDone(journal.AppendDone(queued(u1, u2), u1), u2)
+	write(t, j, b)
+	if err := j.End(); err != nil {
+		t.Fatal(err)
+	}
+	write(t, j, journal.UndoneEntry(u1, 1))
+	j.Close()
+
+	j, err = journal.Open(dir, settings, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	variants := map[string]int{}
+	pages := map[string]int{}
+	var todo []string
+	s, err := j.Replay(time.Now(), journal.Visitor{
+		Pages:    func(host string, n int) { pages[host] = n },
+		Variants: func(path string, n int) { variants[path] = n },
+		Queued:   func(u string, _, _ int32) { todo = append(todo, u) },
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Finished || s.Done != 1 || !slices.Equal(todo, []string{u1}) || pages["http://a.test"] != 1 || variants["http://a.test/s"] != 1 {
+		t.Fatalf("finished %v, %d done, to do %q, pages %v, variants %v; want not finished, 1 done, %s to do, 1 page and 1 variant",
+			s.Finished, s.Done, todo, pages, variants, u1)
+	}
+}
