@@ -1,9 +1,11 @@
 package journal_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -134,5 +136,107 @@ func TestAFoldCountsNothingAfterDamage(t *testing.T) {
 	r := start(t, j, time.Now(), nil)
 	if want := todo("http://a.test/1", "http://a.test/3"); !slices.Equal(r.queued, want) || r.summary.Done != 0 {
 		t.Fatalf("to do %v, %d done; want %v, none done", r.queued, r.summary.Done, want)
+	}
+}
+
+// What a fold stopped half way leaves behind — the snapshot before the
+// last, a journal the last snapshot holds — is not read: a start goes on
+// from the last snapshot and the journals after it.
+func TestAStartReadsOnlyTheLastSnapshotAndTheJournalsAfterIt(t *testing.T) {
+	dir := t.TempDir()
+	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out.jsonl")
+	want := foldCrawl(t, state, out, 60)
+	snaps, _ := filepath.Glob(filepath.Join(state, "snapshot.*"))
+	var number int
+	fmt.Sscanf(filepath.Ext(snaps[0]), ".%d", &number)
+	if number < 2 {
+		t.Fatalf("snapshot.%d: want a crawl folded more than once", number)
+	}
+	stale := journal.AppendQueued(nil, "http://a.test/stale", 1, 10)
+	os.WriteFile(filepath.Join(state, "snapshot.1"), []byte("an older snapshot\n"), 0o644)
+	os.WriteFile(filepath.Join(state, fmt.Sprintf("journal.%d", number)), stale, 0o644)
+	j := open(t, state)
+	defer j.Close()
+	o, _ := journal.Append(out)
+	defer o.Close()
+	r := start(t, j, time.Now(), o)
+	if !slices.Equal(r.queued, want) || len(j.Notices()) != 0 {
+		t.Fatalf("to do %v, notices %q;\nwant %v, no notice", r.queued, j.Notices(), want)
+	}
+	if _, err := os.Stat(filepath.Join(state, "snapshot.1")); !os.IsNotExist(err) {
+		t.Fatalf("the older snapshot is still there after the start: %v", err)
+	}
+}
+
+// A snapshot with no journal after it had one removed (a fold starts the
+// next journal before it writes the snapshot): the start says so.
+func TestASnapshotWithoutAJournalAfterItIsSaid(t *testing.T) {
+	dir := t.TempDir()
+	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out.jsonl")
+	foldCrawl(t, state, out, 60)
+	journals, _ := filepath.Glob(filepath.Join(state, "journal.*"))
+	for _, f := range journals {
+		os.Remove(f)
+	}
+	snaps, _ := filepath.Glob(filepath.Join(state, "snapshot.*"))
+	var number int
+	fmt.Sscanf(filepath.Ext(snaps[0]), ".%d", &number)
+	j := open(t, state)
+	defer j.Close()
+	o, _ := journal.Append(out)
+	defer o.Close()
+	start(t, j, time.Now(), o)
+	if n := j.Notices(); len(n) < 1 || !strings.Contains(n[0], fmt.Sprintf("journal.%d is not there", number+1)) {
+		t.Fatalf("notices %q", n)
+	}
+}
+
+// A fresh directory's -o is new to the crawl.
+func TestAFreshCrawlsOutputIsNew(t *testing.T) {
+	j := open(t, t.TempDir())
+	defer j.Close()
+	if !j.Fresh() || !j.NewOutput() {
+		t.Fatalf("fresh %v, new output %v: want both", j.Fresh(), j.NewOutput())
+	}
+}
+
+// Going on with another -o, the lines the first file holds past what the
+// journal vouches for (written as the crawl stopped) are cut from it:
+// their pages are fetched again into the new file, and each page's line
+// is in one file only.
+func TestAnotherOutputCutsTheFirstFilesTail(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	first, second := filepath.Join(dir, "first.jsonl"), filepath.Join(dir, "second.jsonl")
+	s1, s2 := settings, settings
+	s1.Output, s2.Output = first, second
+	j, err := journal.Open(state, s1, journal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := journal.Append(first)
+	start(t, j, time.Now(), out)
+	page(t, j, out, queued("http://a.test/", "http://a.test/1"), "http://a.test/")
+	vouched := out.Size()
+	out.Write(line("http://a.test/1")) // its entry never written
+	j.Close()
+	out.Close()
+
+	j, err = journal.Open(state, s2, journal.Options{Reuse: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	out, _ = journal.Append(second)
+	defer out.Close()
+	r := start(t, j, time.Now(), out)
+	if !slices.Equal(r.queued, todo("http://a.test/1")) {
+		t.Fatalf("to do %v, want page 1", r.queued)
+	}
+	if st, err := os.Stat(first); err != nil || st.Size() != vouched {
+		t.Fatalf("the first file: %v, %v; want %d bytes, what was vouched for", st.Size(), err, vouched)
+	}
+	if n := j.Notices(); len(n) != 2 || !strings.Contains(n[1], "fetched again, into "+second) {
+		t.Fatalf("notices %q", n)
 	}
 }
