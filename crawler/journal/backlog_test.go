@@ -61,12 +61,16 @@ func TestTheBacklogHandsOutTheRestInOrder(t *testing.T) {
 		if left, rest := s.Later.Left(), len(want)-len(got); left < rest {
 			t.Fatalf("Left says at most %d to come, but %d are", left, rest)
 		}
+		before := s.Later.Left()
 		urls, err := s.Later.Next(context.Background())
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
 			t.Fatal(err)
+		}
+		if after := s.Later.Left(); after > before-len(urls) {
+			t.Fatalf("Left says %d after a batch of %d, %d before it", after, len(urls), before)
 		}
 		if len(urls) > 5 {
 			t.Fatalf("a batch of %d URLs, from a start that takes 5 upfront", len(urls))
@@ -80,6 +84,9 @@ func TestTheBacklogHandsOutTheRestInOrder(t *testing.T) {
 	}
 	if n := s.Later.Left(); n != 0 {
 		t.Fatalf("Left says %d after the end", n)
+	}
+	if urls, err := s.Later.Next(context.Background()); !errors.Is(err, io.EOF) {
+		t.Fatalf("Next after the end: %d URLs, %v; want io.EOF again", len(urls), err)
 	}
 }
 

@@ -51,3 +51,24 @@ func TestResumeRefusesAForeignFile(t *testing.T) {
 		t.Fatalf("the foreign file was changed: %q", b)
 	}
 }
+
+// An output that is not a regular file (/dev/null, a pipe) is written
+// to, and has nothing to sync: Sync and Close say nothing went wrong.
+func TestAnOutputThatIsNoFileHasNothingToSync(t *testing.T) {
+	o, err := journal.Create(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Regular() {
+		t.Fatal("/dev/null taken for a regular file")
+	}
+	if _, err := o.Write([]byte(`{"url":"http://a.test/"}` + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Sync(); err != nil {
+		t.Fatalf("Sync: %v", err)
+	}
+	if err := o.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+}

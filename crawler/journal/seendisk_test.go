@@ -109,3 +109,39 @@ func TestSeenDiskAnswersExactlyAcrossBatches(t *testing.T) {
 		t.Fatalf("Close removed a file it stood on: %v", err)
 	}
 }
+
+// A pass reads a run no further than the batch's largest hash: a batch
+// of small hashes against a run of three blocks reads one block, and
+// BytesRead says so. A bare run whose size is not whole words is refused.
+func TestSeenDiskReadsNoFurtherThanTheBatch(t *testing.T) {
+	dir := t.TempDir()
+	run := make([]uint64, 400_000) // 3.2 MB: four reads of 1 MiB to its end
+	for i := range run {
+		run[i] = uint64(i+1) * 1000
+	}
+	path := filepath.Join(dir, "run")
+	if err := journal.WriteSeenRun(path, run); err != nil {
+		t.Fatal(err)
+	}
+	d, err := journal.OpenSeenDisk(dir, "own", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	absent, err := d.Absent([]uint64{5, 1000, 1500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(absent, []uint64{5, 1500}) {
+		t.Fatalf("absent %v, want [5 1500]", absent)
+	}
+	if n := d.BytesRead(); n <= 0 || n > 1<<20 {
+		t.Fatalf("read %d bytes, want one block of at most 1 MiB", n)
+	}
+
+	os.WriteFile(path+"-odd", make([]byte, 12), 0o644)
+	if d, err := journal.OpenSeenDisk(dir, "own2", path+"-odd"); err == nil {
+		d.Close()
+		t.Fatal("a run of 12 bytes was taken")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"loopkit/crawler/journal"
@@ -41,5 +42,40 @@ func TestSpillChunksComeBackInOrder(t *testing.T) {
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Fatalf("the temporary spill directory is still there: %v", err)
+	}
+}
+
+// A spill in a given directory starts it empty and leaves it on Close; a
+// chunk that holds anything but queued URLs is refused; a URL longer than
+// a scanner's default line (64 KiB) comes back whole.
+func TestASpillDirectoryStartsEmpty(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "spill")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "stale.chunk"), []byte("left by a crawl before"), 0o644)
+	s, err := journal.OpenSpill(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if names, _ := os.ReadDir(dir); len(names) != 0 {
+		t.Fatalf("the spill directory holds %d files at the start", len(names))
+	}
+	long := []journal.Spilled{{URL: "http://a/" + strings.Repeat("x", 100_000), Depth: 1}}
+	name := s.Name()
+	if err := s.Write(name, long); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Read(name); err != nil || !slices.Equal(got, long) {
+		t.Fatalf("a long URL read back as %d URLs, %v", len(got), err)
+	}
+	other := s.Name()
+	os.WriteFile(other, journal.AppendSent(nil, "http://a/1"), 0o644)
+	if got, err := s.Read(other); err == nil {
+		t.Fatalf("a chunk of S entries read as %v", got)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); err != nil {
+		t.Fatalf("a given spill directory was removed: %v", err)
 	}
 }

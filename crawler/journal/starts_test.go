@@ -238,6 +238,9 @@ func TestGoingOnWithAnotherOutput(t *testing.T) {
 				t.Fatalf("to do %v, %d done, -o %d bytes; want %v, 1 done, its %d bytes kept",
 					r.queued, r.summary.Done, out.Size(), todo(u1, u2), len(held))
 			}
+			if n := j.Notices(); len(n) != 1 || !strings.Contains(n[0], "going on with other settings") {
+				t.Fatalf("notices %q; want only the one for the other settings (the first file ends where vouched for)", n)
+			}
 			page(t, j, out, nil, u1)
 			j.Close()
 			out.Close()

@@ -2,6 +2,7 @@ package urlnorm
 
 import (
 	"errors"
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -24,6 +25,7 @@ func TestNormalize(t *testing.T) {
 		{"another scheme's default is kept", "http://example.com:443/", "http://example.com:443/"},
 		{"other ports are kept", "https://example.com:8443/", "https://example.com:8443/"},
 		{"port loses leading zeros", "http://example.com:0080/", "http://example.com/"},
+		{"a port past 65535 is left as written", "http://example.com:099999/", "http://example.com:099999/"},
 		{"empty port is dropped", "http://example.com:/", "http://example.com/"},
 		{"IPv6 literal keeps brackets and port", "http://[::1]:8080/", "http://[::1]:8080/"},
 		{"IPv6 literal is made canonical", "http://[2001:DB8:0:0:0:0:0:1]:80/", "http://[2001:db8::1]/"},
@@ -46,6 +48,8 @@ func TestNormalize(t *testing.T) {
 		{"an empty userinfo is dropped", "http://@example.com/x", "http://example.com/x"},
 		{"a user name alone is dropped", "https://u@example.com:443/x", "https://example.com/x"},
 		{"other schemes keep their userinfo", "ftp://alice@Example.com/", "ftp://alice@example.com/"},
+		{"other schemes' IPv6 literals are made canonical", "ftp://[0:0::1]/", "ftp://[::1]/"},
+		{"other schemes' hosts lose a trailing dot", "ftp://A.Test./x", "ftp://a.test/x"},
 
 		// Path.
 		{"empty path becomes /", "http://example.com", "http://example.com/"},
@@ -69,6 +73,8 @@ func TestNormalize(t *testing.T) {
 		{"query raw bytes are escaped", "http://example.com/?q=a b&r=ü", "http://example.com/?q=a%20b&r=%C3%BC"},
 		{"stray percent is escaped", "http://example.com/?q=100%", "http://example.com/?q=100%25"},
 		{"escaped ampersand stays escaped", "http://example.com/?q=a%26b", "http://example.com/?q=a%26b"},
+		{"a question mark in the query stays raw", "http://example.com/s?q=a?b", "http://example.com/s?q=a?b"},
+		{"apostrophes stay raw", "http://example.com/it's?q='x'", "http://example.com/it's?q='x'"},
 		{"empty query is kept", "http://example.com/a?", "http://example.com/a?"},
 
 		// Fragment.
@@ -77,6 +83,7 @@ func TestNormalize(t *testing.T) {
 
 		// Other schemes are only lower-cased.
 		{"opaque URL", "MAILTO:Someone@Example.com", "mailto:Someone@Example.com"},
+		{"no host, no path: no / added", "X:?q", "x:?q"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -116,6 +123,7 @@ func TestErrorsCarryNoCredentials(t *testing.T) {
 	for _, in := range []string{
 		"http://u:secret@example.com:port/", // url.Parse fails
 		"//u:secret@example.com/",           // relative
+		"//u:x@secret@example.com/",         // the last "@" ends the userinfo
 	} {
 		_, err := Normalize(in)
 		errs = append(errs, err)
@@ -150,6 +158,9 @@ func TestNormalizeInvalidHosts(t *testing.T) {
 		"http://\xbc.com/",         // not UTF-8 (found by FuzzNormalize)
 		"http://%BC.com/",          // the same, escaped
 		"http://a<b.com/",          // forbidden characters that net/url lets through
+		"http://xn--abc-。test/",    // an ideographic full stop ends a label too
+		"http://xn--abc-．test/",    // and so does a full-width one
+		"http://xn--abc-｡test/",    // and a half-width one
 		"http://a%25b.com/",        //
 		"https://a::80/",           // a colon in a name
 		"http://www.xn--zz.co.uk/", //
@@ -244,6 +255,9 @@ func TestCrawlable(t *testing.T) {
 		{"/relative", false},
 		{"http://:80/", false}, // a port but no host name
 	}
+	if opaque := (&url.URL{Scheme: "http", Host: "example.com", Opaque: "//example.com/x"}); Crawlable(opaque) {
+		t.Error("Crawlable of a URL with an opaque part = true")
+	}
 	for _, tt := range tests {
 		u, err := url.Parse(tt.in)
 		if err != nil {
@@ -255,5 +269,17 @@ func TestCrawlable(t *testing.T) {
 	}
 	if Crawlable(nil) {
 		t.Error("Crawlable(nil) = true")
+	}
+}
+
+// Where no authority follows the scheme, a "//" later in a relative
+// reference is path, and an "@" after it no userinfo: the error names the
+// reference as it was. A backslash ends an authority, as a slash does.
+func TestErrorsKeepWhatIsNoUserinfo(t *testing.T) {
+	for _, in := range []string{"/p//u@x", "//example.com\\p@q"} {
+		_, err := Normalize(in)
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%q", in)) {
+			t.Errorf("Normalize(%q): %v; want an error naming it whole", in, err)
+		}
 	}
 }

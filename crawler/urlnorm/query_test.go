@@ -36,6 +36,11 @@ func TestResolveIn(t *testing.T) {
 			"http://example.com/s?q=%1B$BF%7C%1B(B%26%23233%3B"},
 		{"ISO-2022-JP: a byte that is \"#\" is escaped", japanese.ISO2022JP, "/s?q=Ａ&r=x",
 			"http://example.com/s?q=%1B$B%23A%1B(B&r=x"},
+		{"ISO-2022-JP: a byte that is an apostrophe is escaped", japanese.ISO2022JP, "/s?q=А&r=x",
+			"http://example.com/s?q=%1B$B%27!%1B(B&r=x"},
+		{"Shift_JIS: two runs, each encoded alone", japanese.ShiftJIS, "/s?q=ソ&r=ソ", "http://example.com/s?q=%83%5C&r=%83%5C"},
+		{"ISO-2022-JP: two runs, each switched in and out", japanese.ISO2022JP, "/s?q=日&r=本",
+			"http://example.com/s?q=%1B$BF%7C%1B(B&r=%1B$BK%5C%1B(B"},
 		{"nil is UTF-8", nil, "/é?q=é", "http://example.com/%C3%A9?q=%C3%A9"},
 	}
 	for _, tt := range tests {

@@ -21,6 +21,7 @@ func TestScope(t *testing.T) {
 		{"strict: other site", []string{"http://example.com/"}, false, "http://example.org/", false},
 		{"strict: host case and trailing dot", []string{"http://example.com/"}, false, "http://EXAMPLE.com./", true},
 		{"strict: no twin for a public suffix", []string{"http://www.co.uk/"}, false, "http://co.uk/", false},
+		{"strict: no twin for a name without a dot", []string{"http://localhost/"}, false, "http://www.localhost/", false},
 
 		// Lenient: the same registrable domain.
 		{"lenient: subdomain", []string{"http://bbc.co.uk/"}, true, "http://news.bbc.co.uk/", true},
