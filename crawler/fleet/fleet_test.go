@@ -425,3 +425,22 @@ func TestFleetObeysRobotsAndEnds(t *testing.T) {
 		t.Errorf("the server saw %d requests (%v), want robots.txt, the root and 10 public pages", got, srv.Paths("h"))
 	}
 }
+
+// A process that ends leaves the fleet's list of live processes at once,
+// rather than when it would have missed its next beat: those still
+// crawling count one fewer, and take a bigger share of the shards.
+func TestAProcessThatEndsLeavesTheLiveList(t *testing.T) {
+	t.Parallel() // it waits on a small crawl; it has its own Redis
+	rds := redistest.Start(t, redistest.Options{})
+	web := newHostsWeb(t, 2, 5, 0)
+	m := start(t, memberOptions{redis: rds.URL(), id: "leave", roots: web.roots, cfg: crawler.Config{MaxTasks: 2, NoRobots: true}, name: "solo"})
+	if err := m.end(t, 30*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(m.urls()); n != len(web.want) {
+		t.Fatalf("the process recorded %d URLs of the site's %d", n, len(web.want))
+	}
+	if got, err := rds.CLI("ZSCORE", "loopkit:leave:procs", "solo"); err != nil || strings.TrimSpace(got) != "" {
+		t.Fatalf("the process ended, and the fleet's live list still has it: %q, %v", got, err)
+	}
+}

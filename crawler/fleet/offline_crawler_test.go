@@ -302,3 +302,25 @@ func TestAStepTakesWhenTheShardHasRoom(t *testing.T) {
 		t.Fatalf("a shard being given back takes %d, want 0", got)
 	}
 }
+
+// A page settled is tallied for the fleet's report under its kind and,
+// where it has one, its detail (an HTTP error's status): both, once each.
+func TestASettledPageTalliesItsKindAndItsDetail(t *testing.T) {
+	l, err := loop.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	f, _ := newOffline(t, l)
+	const u = "http://a.test/x"
+	lse := &lease{shard: f.shardOf(u), taken: map[string]string{u: entry(u, 1, 0)}, settling: map[string]string{}}
+	f.held[lse.shard] = lse
+	status := 503
+	r := &crawler.Record{URL: u, Status: &status}
+	kind, detail := crawler.Tally(r)
+	f.Settled(u, r)
+	s := f.settles[lse]
+	if s == nil || detail == "" || s.kinds[kind] != 1 || s.kinds[detail] != 1 || len(s.kinds) != 2 {
+		t.Fatalf("tallies %v for a %d; want %s and %s once each", s, status, kind, detail)
+	}
+}

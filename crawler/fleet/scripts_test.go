@@ -177,3 +177,40 @@ func TestEveryScriptKnowsItsCrawl(t *testing.T) {
 		}
 	})
 }
+
+// A lease names its holder by its owner name and a space: a process whose
+// name begins another's ("a" and "ab") cannot take that one's live lease
+// for its own, though a process may take back a lease of its own whose
+// acquire's reply it lost.
+func TestAnOwnerNameThatBeginsAnotherTakesNoneOfItsLeases(t *testing.T) {
+	t.Parallel() // each test has its own Redis
+	withScripts(t, func(s *scriptCall) {
+		t := s.t
+		if got := s.must(s.run(acquire, "ab", 60000, 0)); got.Kind != resp.KindArray || got.Elems[0].Int != 0 {
+			t.Fatalf("ab's acquire of the free shard 0: %v", got)
+		}
+		if got := s.must(s.run(acquire, "a", 60000, 0)); got.Kind == resp.KindArray {
+			t.Fatalf("a took shard 0, whose lease ab holds: %v", got)
+		}
+		if got := s.must(s.run(acquire, "ab", 60000, 0)); got.Kind != resp.KindArray || got.Elems[0].Int != 0 {
+			t.Fatalf("ab could not take back its own lease: %v", got)
+		}
+	})
+}
+
+// A process that finishes leaves the fleet: the processes still beating
+// count one fewer alive, and so each takes a bigger share of the shards.
+func TestAProcessThatFinishesLeavesTheFleet(t *testing.T) {
+	t.Parallel() // each test has its own Redis
+	withScripts(t, func(s *scriptCall) {
+		t := s.t
+		s.must(s.run(beat, "A", 60000, 60000))
+		if got := s.must(s.run(beat, "B", 60000, 60000)); got.Elems[0].Int != 2 {
+			t.Fatalf("two processes beat, and the fleet counts %d alive", got.Elems[0].Int)
+		}
+		s.must(s.run(release, "A", 1))
+		if got := s.must(s.run(beat, "B", 60000, 60000)); got.Elems[0].Int != 1 {
+			t.Fatalf("A finished, and the fleet still counts %d alive", got.Elems[0].Int)
+		}
+	})
+}
