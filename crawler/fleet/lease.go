@@ -64,28 +64,36 @@ func (f *Fleet) heartbeat() {
 			f.judge(err) // Redis unreachable: the leases' own timers decide
 			return
 		}
-		if f.finished || f.err != nil || len(v) != 2+len(leases) {
-			return
-		}
-		f.live = int(v[0].Int)
-		for i, l := range leases {
-			switch {
-			case f.held[l.shard] != l:
-			case v[2+i].Int == 1:
-				f.extend(l, asked)
-			default:
-				f.drop(l, "another process holds its lease")
-			}
-		}
-		f.share()
-		for _, l := range f.held {
-			l.hungry = true
-		}
-		f.schedule()
-		if v[1].Int == 0 {
-			f.checkEnd()
-		}
+		f.beaten(leases, asked, v)
 	})
+}
+
+// beaten reads a beat's answer: how many processes are alive, how many
+// URLs are pending in the crawl (-1: none written yet, the crawl not
+// begun), and for each lease asked at loop time asked whether it was
+// renewed.
+func (f *Fleet) beaten(leases []*lease, asked time.Duration, v []resp.Value) {
+	if f.finished || f.err != nil || len(v) != 2+len(leases) {
+		return
+	}
+	f.live = int(v[0].Int)
+	for i, l := range leases {
+		switch {
+		case f.held[l.shard] != l:
+		case v[2+i].Int == 1:
+			f.extend(l, asked)
+		default:
+			f.drop(l, "another process holds its lease")
+		}
+	}
+	f.share()
+	for _, l := range f.held {
+		l.hungry = true
+	}
+	f.schedule()
+	if v[1].Int == 0 {
+		f.checkEnd()
+	}
 }
 
 // extend moves l's deadline on, after a renewal asked at loop time asked.

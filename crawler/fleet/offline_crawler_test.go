@@ -324,3 +324,25 @@ func TestASettledPageTalliesItsKindAndItsDetail(t *testing.T) {
 		t.Fatalf("tallies %v for a %d; want %s and %s once each", s, status, kind, detail)
 	}
 }
+
+// A beat that finds nothing pending in the crawl ends it here, when
+// nothing of this process's is left; one that finds the crawl not begun
+// yet (no step has written its pending count: -1) ends nothing.
+func TestABeatBeforeTheCrawlBeganEndsNothing(t *testing.T) {
+	l, err := loop.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	f, _ := newOffline(t, l)
+	f.acquiring = true // no acquire goes out: there is no Redis here
+	n := func(i int64) resp.Value { return resp.Value{Kind: resp.KindInteger, Int: i} }
+	f.beaten(nil, 0, []resp.Value{n(1), n(-1)})
+	if f.ended {
+		t.Fatal("a beat that found the crawl not begun ended it")
+	}
+	f.beaten(nil, 0, []resp.Value{n(1), n(0)})
+	if !f.ended {
+		t.Fatal("nothing pending anywhere nor here, and the crawl did not end")
+	}
+}
