@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"loopkit/crawler"
 	"loopkit/crawler/resp"
 	"loopkit/loop"
+	"loopkit/task"
 )
 
 // A step that answers that a shard's lease is another's drops the shard
@@ -344,5 +346,37 @@ func TestABeatBeforeTheCrawlBeganEndsNothing(t *testing.T) {
 	f.beaten(nil, 0, []resp.Value{n(1), n(0)})
 	if !f.ended {
 		t.Fatal("nothing pending anywhere nor here, and the crawl did not end")
+	}
+}
+
+// Joining goes on through a Redis that is not reachable for a moment —
+// the connection lost, or not made again yet — and tries again until it
+// answers; any other error ends it at once.
+func TestJoiningRetriesWhileRedisIsUnreachable(t *testing.T) {
+	l, err := loop.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	f, _ := newOffline(t, l)
+	try := func(fail error) (calls int, err error) {
+		_, err = task.Run(l, func(y task.Yield) (int, error) {
+			return 0, f.retry(y, func() error {
+				if calls++; calls < 3 {
+					return fmt.Errorf("step: %w", fail)
+				}
+				return nil
+			})
+		})
+		return calls, err
+	}
+	for _, lost := range []error{resp.ErrConnectionLost, resp.ErrNotConnected} {
+		if calls, err := try(lost); err != nil || calls != 3 {
+			t.Fatalf("with %v twice: %d calls, %v; want the third to succeed", lost, calls, err)
+		}
+	}
+	refused := errors.New("WRONGTYPE Operation against a key holding the wrong kind of value")
+	if calls, err := try(refused); !errors.Is(err, refused) || calls != 1 {
+		t.Fatalf("with another error: %d calls, %v; want it at once", calls, err)
 	}
 }
