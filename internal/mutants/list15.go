@@ -6,7 +6,16 @@ package main
 // in its Lua scripts, run against a real Redis) and 5 of crawler/urlnorm,
 // 25 in all. Each breaks a promise a doc comment or a doc makes: an
 // order, a bound, an off-by-one, an expiry, a cleanup, a fencing check.
-// Its first run is not recorded yet.
+//
+// It was written for the three packages round 14 found weakest, while
+// the journal's and urlnorm's tests were sharpened by a mutation pass
+// that never saw it. Its first run (-own, with the e2e tests): 19 of 25
+// killed (76 %): crawler/urlnorm 5 of 5, crawler/journal 9 of 10,
+// crawler/fleet 5 of 10. fleet/extend-no-margin is round 14's
+// fleet/lease-no-margin written again, and was killed by the test
+// written for that one: without it, the fleet's first run was 4 of 9. Five of the six survivors have a test since; the sixth,
+// journal/begin-x-entry-not-new-file, survives the crawler's tests too,
+// and is not yet shown to matter.
 
 func init() { mutants = append(mutants, round15...) }
 
