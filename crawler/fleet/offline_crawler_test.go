@@ -107,17 +107,7 @@ func TestAHolderStopsSendingAMarginBeforeItsLeaseEnds(t *testing.T) {
 // release puts what it holds back in its queue for the next holder. A
 // shard still worked takes it.
 func TestADrainingShardAdoptsNothing(t *testing.T) {
-	l, err := loop.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	f, _ := New(Options{CrawlID: "c"})
-	c, err := crawler.New(l, crawler.Config{Roots: []string{"http://a/"}, Shared: f, NoRobots: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.c = c
+	f, c, _ := newOffline(t)
 	draining := &lease{shard: 1, draining: true, taken: map[string]string{}, settling: map[string]string{}}
 	f.adopt(draining, entry("http://a.test/x", 1, 0))
 	if len(draining.taken) != 0 || f.Stats.Taken != 0 || c.Todo() != 0 {
@@ -130,16 +120,22 @@ func TestADrainingShardAdoptsNothing(t *testing.T) {
 	}
 }
 
-// newOffline is a fleet with a crawler that never crawls, on l.
-func newOffline(t *testing.T, l *loop.Loop) (*Fleet, *crawler.Crawler) {
+// newOffline is a fleet with a crawler that never crawls, on a loop of
+// its own, closed when the test ends.
+func newOffline(t *testing.T) (*Fleet, *crawler.Crawler, *loop.Loop) {
 	t.Helper()
+	l, err := loop.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
 	f, _ := New(Options{CrawlID: "c"})
 	c, err := crawler.New(l, crawler.Config{Roots: []string{"http://a/"}, Shared: f, NoRobots: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.c, f.loop = c, l
-	return f, c
+	return f, c, l
 }
 
 // A server's hold kept with a shard (a Retry-After, or the next start its
@@ -147,12 +143,7 @@ func newOffline(t *testing.T, l *loop.Loop) (*Fleet, *crawler.Crawler) {
 // server may not be sent a request before it. One that has passed is not
 // applied.
 func TestInheritedHoldsLastAsLongAsTheyWereMeantTo(t *testing.T) {
-	l, err := loop.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	f, c := newOffline(t, l)
+	f, c, _ := newOffline(t)
 	until := time.Now().Add(time.Hour)
 	ms := func(t time.Time) resp.Value { return resp.Value{Kind: resp.KindBulk, Str: fmt.Sprint(t.UnixMilli())} }
 	holds := resp.Value{Kind: resp.KindArray, Elems: []resp.Value{
@@ -173,12 +164,7 @@ func TestInheritedHoldsLastAsLongAsTheyWereMeantTo(t *testing.T) {
 // it let go already, or one replaced by a new lease of the same shard,
 // changes nothing — no lost lease counted, the new lease kept.
 func TestDroppingALeaseNoLongerHeldChangesNothing(t *testing.T) {
-	l, err := loop.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	f, _ := newOffline(t, l)
+	f, _, _ := newOffline(t)
 	old := &lease{shard: 3, taken: map[string]string{}, settling: map[string]string{}}
 	current := &lease{shard: 3, token: 2, taken: map[string]string{}, settling: map[string]string{}}
 	f.held[3] = current
@@ -196,12 +182,7 @@ func TestDroppingALeaseNoLongerHeldChangesNothing(t *testing.T) {
 // while a shard it holds has URLs taken and not settled, nor while one is
 // settling, nor while a step has something to send.
 func TestTheCrawlDoesNotEndWhileAnythingIsLeftHere(t *testing.T) {
-	l, err := loop.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	f, _ := newOffline(t, l)
+	f, _, _ := newOffline(t)
 	lse := &lease{shard: 1, taken: map[string]string{"http://a.test/x": "1 0 http://a.test/x"}, settling: map[string]string{}}
 	f.held[1] = lse
 	f.checkEnd()
@@ -224,12 +205,7 @@ func TestTheCrawlDoesNotEndWhileAnythingIsLeftHere(t *testing.T) {
 // A page settled after its shard was given up here is counted fenced
 // (its next holder fetches it again), and nothing is sent for it.
 func TestSettlingAPageOfAShardGivenUpCountsItFenced(t *testing.T) {
-	l, err := loop.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	f, _ := newOffline(t, l)
+	f, _, _ := newOffline(t)
 	f.Settled("http://gone.test/x", nil)
 	if f.Stats.Fenced != 1 || len(f.settles) != 0 || f.unsent() {
 		t.Fatalf("fenced %d, settles %v, unsent %v: want it fenced and nothing to send", f.Stats.Fenced, f.settles, f.unsent())
@@ -239,12 +215,7 @@ func TestSettlingAPageOfAShardGivenUpCountsItFenced(t *testing.T) {
 // What is kept with a shard (robots.txt, a hold) is kept only for a
 // shard held here: another's holder learns it again.
 func TestKeepingForAShardNotHeldKeepsNothing(t *testing.T) {
-	l, err := loop.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	f, _ := newOffline(t, l)
+	f, _, _ := newOffline(t)
 	f.Hold("a.test", time.Now().Add(time.Minute))
 	if len(f.keeps) != 0 {
 		t.Fatalf("kept %v for a shard not held", f.keeps)
@@ -264,12 +235,7 @@ func TestKeepingForAShardNotHeldKeepsNothing(t *testing.T) {
 // window; nothing when it has less room and is not hungry, and nothing
 // for a shard being given back.
 func TestAStepTakesWhenTheShardHasRoom(t *testing.T) {
-	l, err := loop.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	f, _ := newOffline(t, l)
+	f, _, _ := newOffline(t)
 	lse := &lease{shard: 1, taken: map[string]string{}, settling: map[string]string{}}
 	f.held[1] = lse
 	f.opts.Window = 8 // Start's default: twice the crawler's MaxTasks
@@ -308,12 +274,7 @@ func TestAStepTakesWhenTheShardHasRoom(t *testing.T) {
 // A page settled is tallied for the fleet's report under its kind and,
 // where it has one, its detail (an HTTP error's status): both, once each.
 func TestASettledPageTalliesItsKindAndItsDetail(t *testing.T) {
-	l, err := loop.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	f, _ := newOffline(t, l)
+	f, _, _ := newOffline(t)
 	const u = "http://a.test/x"
 	lse := &lease{shard: f.shardOf(u), taken: map[string]string{u: entry(u, 1, 0)}, settling: map[string]string{}}
 	f.held[lse.shard] = lse
@@ -331,12 +292,7 @@ func TestASettledPageTalliesItsKindAndItsDetail(t *testing.T) {
 // nothing of this process's is left; one that finds the crawl not begun
 // yet (no step has written its pending count: -1) ends nothing.
 func TestABeatBeforeTheCrawlBeganEndsNothing(t *testing.T) {
-	l, err := loop.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	f, _ := newOffline(t, l)
+	f, _, _ := newOffline(t)
 	f.acquiring = true // no acquire goes out: there is no Redis here
 	n := func(i int64) resp.Value { return resp.Value{Kind: resp.KindInteger, Int: i} }
 	f.beaten(nil, 0, []resp.Value{n(1), n(-1)})
@@ -353,12 +309,7 @@ func TestABeatBeforeTheCrawlBeganEndsNothing(t *testing.T) {
 // the connection lost, or not made again yet — and tries again until it
 // answers; any other error ends it at once.
 func TestJoiningRetriesWhileRedisIsUnreachable(t *testing.T) {
-	l, err := loop.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	f, _ := newOffline(t, l)
+	f, _, l := newOffline(t)
 	try := func(fail error) (calls int, err error) {
 		_, err = task.Run(l, func(y task.Yield) (int, error) {
 			return 0, f.retry(y, func() error {

@@ -226,25 +226,33 @@ func TestASlowAddressStillWinsAfterTheNextIsRefused(t *testing.T) {
 
 // An address started early, by a failure, restarts the attempt delay: the
 // next one waits a full delay after it, not after the address that failed.
-// The first fails at 0.9 of the delay; at 1.5 delays only the second has
-// started since (the third is due at 1.9).
+// The first fails 0.3 of a delay in, which starts the second at once; the
+// third starts a delay after the second (1.3 delays in), where the delay
+// started with the first, left running, would start it at 1: 0.7 of a
+// delay after the second. Judged by when each attempt started on the
+// loop's clock: a busy machine makes timers late, never early, so only a
+// failure timer late by most of a delay could fail a right answer.
 func TestAFailureRestartsTheAttemptDelay(t *testing.T) {
-	const delay = 100 * time.Millisecond
+	const delay = 400 * time.Millisecond
 	srv := okServer(t)
 	l, c, n, url := dualStack(t, http1.Options{ConnectTimeout: time.Minute}, delay, srv.URL, []netip.Addr{v6a, v4a, v6b})
 	n.blackHole(v6a, v4a, v6b)
-	checked := future.New[[]netip.Addr](l)
+	started := map[netip.Addr]time.Duration{}
+	third := future.New[struct{}](l)
 	n.onDial = func(a netip.Addr) {
-		if a != v6a {
-			return
+		started[a] = l.Time()
+		switch a {
+		case v6a:
+			l.CallLater(delay*3/10, func() { n.pending[v6a].SetError(errors.New("refused")) })
+		case v6b:
+			third.SetResult(struct{}{})
 		}
-		l.CallLater(delay*9/10, func() { n.pending[v6a].SetError(errors.New("refused")) })
-		l.CallLater(delay*3/2, func() { checked.SetResult(slices.Clone(n.tried)) })
 	}
 	c.Do(http1.Request{URL: url})
-	tried, _ := await(t, l, checked)
+	await(t, l, third)
 	c.Close()
-	if !slices.Equal(tried, []netip.Addr{v6a, v4a}) {
-		t.Fatalf("1.5 delays in, tried %v; want %v", tried, []netip.Addr{v6a, v4a})
+	early, next := started[v4a]-started[v6a], started[v6b]-started[v4a]
+	if early >= delay || next < delay {
+		t.Fatalf("the second started %v after the first, which failed; the third %v after the second; want the second early, before a delay (%v), and the third a delay after it", early, next, delay)
 	}
 }
