@@ -14,21 +14,40 @@ import (
 	"loopkit/task"
 )
 
-// A step that answers that a shard's lease is another's drops the shard
-// here at once: it is no longer held, and counts as a lost lease. (A
-// crawler that never crawls stands in for the process's own.)
-func TestAStepThatFindsTheLeaseLostDropsTheShard(t *testing.T) {
+// newOffline is a fleet with a crawler that never crawls (robots.txt
+// off), on a loop of its own, closed when the test ends.
+func newOffline(t *testing.T) (*Fleet, *crawler.Crawler, *loop.Loop) {
+	t.Helper()
+	return offlineWith(t, Options{CrawlID: "c"}, crawler.Config{NoRobots: true})
+}
+
+// offlineWith is newOffline with the fleet's options and the crawler's
+// configuration given (its roots and Shared are set here).
+func offlineWith(t *testing.T, opts Options, cfg crawler.Config) (*Fleet, *crawler.Crawler, *loop.Loop) {
+	t.Helper()
 	l, err := loop.New(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	f, _ := New(Options{CrawlID: "c"})
-	c, err := crawler.New(l, crawler.Config{Roots: []string{"http://a/"}, Shared: f})
+	t.Cleanup(func() { l.Close() })
+	f, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.c = c
+	cfg.Roots, cfg.Shared = []string{"http://a/"}, f
+	c, err := crawler.New(l, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.c, f.loop = c, l
+	return f, c, l
+}
+
+// A step that answers that a shard's lease is another's drops the shard
+// here at once: it is no longer held, and counts as a lost lease. (A
+// crawler that never crawls stands in for the process's own.)
+func TestAStepThatFindsTheLeaseLostDropsTheShard(t *testing.T) {
+	f, _, _ := offlineWith(t, Options{CrawlID: "c"}, crawler.Config{})
 	lse := &lease{shard: 2, token: 5, taken: map[string]string{}, settling: map[string]string{}}
 	f.held[2] = lse
 	run := &stepRun{groups: []stepGroup{{l: lse}}}
@@ -46,17 +65,7 @@ func TestAStepThatFindsTheLeaseLostDropsTheShard(t *testing.T) {
 // robots.txt is fetched again. (Both say Disallow: /; only the one still
 // good refuses its host's URL.)
 func TestAnExpiredRobotsTxtIsNotInherited(t *testing.T) {
-	l, err := loop.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	f, _ := New(Options{CrawlID: "c"})
-	c, err := crawler.New(l, crawler.Config{Roots: []string{"http://a/"}, Shared: f})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.c = c
+	f, c, _ := offlineWith(t, Options{CrawlID: "c"}, crawler.Config{}) // robots.txt obeyed
 	bulk := func(s string) resp.Value { return resp.Value{Kind: resp.KindBulk, Str: s} }
 	kept := func(until time.Time) resp.Value {
 		return bulk(fmt.Sprintf("%d %s", until.UnixMilli(), base64.StdEncoding.EncodeToString([]byte("User-agent: *\nDisallow: /\n"))))
@@ -78,17 +87,7 @@ func TestAnExpiredRobotsTxtIsNotInherited(t *testing.T) {
 // a lease before the lease ends, and not after, by its own clock; and the
 // shard is dropped then if no renewal came.
 func TestAHolderStopsSendingAMarginBeforeItsLeaseEnds(t *testing.T) {
-	l, err := loop.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	f, _ := New(Options{CrawlID: "c", Lease: 4 * time.Second})
-	c, err := crawler.New(l, crawler.Config{Roots: []string{"http://a/"}, Shared: f})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.c, f.loop = c, l
+	f, _, l := offlineWith(t, Options{CrawlID: "c", Lease: 4 * time.Second}, crawler.Config{})
 	shard := f.shardOfOrigin("http://a.test")
 	lse := &lease{shard: shard, taken: map[string]string{}, settling: map[string]string{}}
 	f.held[shard] = lse
@@ -118,24 +117,6 @@ func TestADrainingShardAdoptsNothing(t *testing.T) {
 	if len(working.taken) != 1 || f.Stats.Taken != 1 || c.Todo() != 1 {
 		t.Fatalf("a shard still worked took %v (taken %d), and the crawler has %d to do; want the URL", working.taken, f.Stats.Taken, c.Todo())
 	}
-}
-
-// newOffline is a fleet with a crawler that never crawls, on a loop of
-// its own, closed when the test ends.
-func newOffline(t *testing.T) (*Fleet, *crawler.Crawler, *loop.Loop) {
-	t.Helper()
-	l, err := loop.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	f, _ := New(Options{CrawlID: "c"})
-	c, err := crawler.New(l, crawler.Config{Roots: []string{"http://a/"}, Shared: f, NoRobots: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.c, f.loop = c, l
-	return f, c, l
 }
 
 // A server's hold kept with a shard (a Retry-After, or the next start its
