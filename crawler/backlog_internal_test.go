@@ -50,6 +50,7 @@ func runStopped(t *testing.T, cfg Config, stop int) *Crawler {
 // run left in the order the root linked them, each once — though most of
 // them were still on disk when the second run's first request left.
 func TestTheBacklogComesBackInOrderAfterAStop(t *testing.T) {
+	t.Parallel()
 	srv := wirelog.New(t)
 	root := srv.Host("h", wirelog.Fan(300, nil))
 	dir := t.TempDir()
@@ -86,6 +87,7 @@ func TestTheBacklogComesBackInOrderAfterAStop(t *testing.T) {
 // it owns; and from the server's side, over both runs, every page was
 // fetched once.
 func TestTheBacklogGoesToTheLoopsThatOwnTheServers(t *testing.T) {
+	t.Parallel()
 	srv := wirelog.New(t)
 	var roots []string
 	for i := range 8 { // eight servers: on two loops, both own some (but for 1 chance in 128)

@@ -95,6 +95,7 @@ func TestMaxRedirectExhausted(t *testing.T) {
 // --max_tasks 2 means two requests in flight at most, measured at the
 // server, and the limit is reached.
 func TestMaxTasksIsThePeakAtTheServer(t *testing.T) {
+	t.Parallel()
 	routes := map[string]http.HandlerFunc{}
 	var links []string
 	slow := func(w http.ResponseWriter, r *http.Request) {

@@ -17,7 +17,8 @@ func LoopOf(rawURL string, loops int) int {
 }
 
 // FoldJournalEvery makes a crawl's journal fold into a snapshot every n
-// bytes (journal.Options.FoldMin), for a test, until it ends.
+// bytes (journal.Options.FoldMin), for a test, until it ends. It sets a
+// package variable, so a test that calls it must not be parallel.
 func FoldJournalEvery(t interface{ Cleanup(func()) }, n int64) {
 	was := journalFoldMin
 	journalFoldMin = n

@@ -43,6 +43,7 @@ func (c *inFlight) max() int {
 // host, whose loop may use every worker, the server sees exactly MaxTasks
 // requests at once — not MaxTasks split between the loops.
 func TestMaxTasksIsTheCrawlsOnAnyLoops(t *testing.T) {
+	t.Parallel()
 	for _, loops := range []int{1, 2, 3} {
 		t.Run(fmt.Sprint(loops, " loops"), func(t *testing.T) {
 			srv := wirelog.New(t)
@@ -62,6 +63,7 @@ func TestMaxTasksIsTheCrawlsOnAnyLoops(t *testing.T) {
 // With many hosts on many loops, MaxTasks still bounds the requests in
 // flight over all of them, exactly.
 func TestMaxTasksBoundsEveryLoopTogether(t *testing.T) {
+	t.Parallel()
 	srv := wirelog.New(t)
 	peak := &inFlight{}
 	var roots []string

@@ -20,6 +20,7 @@ import (
 // makes no more than MaxTasks requests, and once it lets go, the crawl
 // finishes.
 func TestNoJobIsOverBeforeItIsOnDisk(t *testing.T) {
+	t.Parallel()
 	srv := wirelog.New(t)
 	root := srv.Host("h", wirelog.Fan(30, nil))
 	l, err := loop.New(nil)

@@ -138,6 +138,7 @@ func TestCrawlDelayIsCappedByMaxCrawlDelay(t *testing.T) {
 }
 
 func TestPerHostLimitIsThePeakAtTheServer(t *testing.T) {
+	t.Parallel()
 	routes := map[string]http.HandlerFunc{}
 	var links []string
 	for i := range 12 {
@@ -215,6 +216,7 @@ func TestRobotsRules(t *testing.T) {
 // resend is an attempt the server sees, and on the last one it is not
 // made. Counted at the server.
 func TestAttemptsAtTheServerNeverExceedMaxTries(t *testing.T) {
+	t.Parallel()
 	for _, tries := range []int{2, 3, 4} {
 		t.Run(fmt.Sprint(tries), func(t *testing.T) {
 			srv := wirelog.New(t)

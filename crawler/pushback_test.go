@@ -151,6 +151,7 @@ func TestRetryAfterHoldsTheWholeHost(t *testing.T) {
 // A Retry-After longer than --max_retry_after is not shortened: the host
 // is given up, and every URL of it is recorded with why.
 func TestRetryAfterBeyondTheCapGivesUpTheHost(t *testing.T) {
+	t.Parallel()
 	srv := wirelog.New(t)
 	limit := &tooManyOnce{path: "/p1", retryAfter: func() string { return "120" }}
 	base := srv.Host("h", limit.wrap(wirelog.Fan(6, nil)))

@@ -26,6 +26,7 @@ import (
 // Twice: the new file shorter than the old one's size, and longer (the
 // old size then falls inside the new file's lines).
 func TestPowerCutAfterReuseWithAnotherOutput(t *testing.T) {
+	t.Parallel()
 	srv := wirelog.New(t)
 	roots, want := powerCutSite(t, srv)
 	for _, records := range [][2]int{{16, 4}, {4, 16}} {

@@ -117,6 +117,7 @@ func TestEveryFileIsLessonOrProduction(t *testing.T) {
 // memory, its process or its machine is reached through the seam, so the
 // lesson files name few things the production files define.
 func TestTheLessonFilesStandApart(t *testing.T) {
+	t.Parallel()
 	p := typeCheck(t)
 	used := map[types.Object][]string{}
 	for _, name := range lessonFiles {

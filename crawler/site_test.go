@@ -12,6 +12,7 @@ import (
 // the URLs the graph says, each once, obeying robots.txt, and never falls
 // for the links inside comments and scripts.
 func TestSiteOf2000PagesIsCrawledExactly(t *testing.T) {
+	t.Parallel()
 	s, err := site.Start(site.Config{Pages: 2000}, "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -35,6 +35,8 @@ func crawlInternal(t *testing.T, cfg Config) *Crawler {
 	return c
 }
 
+// smallChunks sets a package variable, so a test that calls it must not
+// be parallel: go test runs sequential tests alone.
 func smallChunks(t *testing.T) {
 	was := spillChunk
 	spillChunk = 16

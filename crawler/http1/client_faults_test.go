@@ -62,11 +62,13 @@ func TestResetMidBody(t *testing.T) {
 	}
 }
 
-// dribble writes a 10-byte body one byte every 100 ms.
+// dribble writes a 20-byte body one byte every 100 ms: 2 s in all, twice
+// the read timeout of the tests that use it, whose gaps between bytes are
+// a tenth of it, so that a busy machine cannot stretch a gap to a timeout.
 func dribble(c net.Conn, r *bufio.Reader) {
 	readRequest(r)
-	c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n"))
-	for range 10 {
+	c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 20\r\n\r\n"))
+	for range 20 {
 		time.Sleep(100 * time.Millisecond)
 		if _, err := c.Write([]byte("x")); err != nil {
 			return
@@ -75,16 +77,17 @@ func dribble(c net.Conn, r *bufio.Reader) {
 }
 
 // The read timeout is between bytes, not for the whole response: a server
-// that dribbles a byte every 100 ms passes a 500 ms read timeout, and is
-// stopped only by the total deadline.
+// that dribbles a byte every 100 ms for 2 s passes a 1 s read timeout,
+// and is stopped only by the total deadline.
 func TestDribblingServerReadTimeoutVersusTotalDeadline(t *testing.T) {
+	t.Parallel()
 	url := rawServer(t, dribble)
-	l, c := onLoop(t, http1.Options{ReadTimeout: 500 * time.Millisecond})
+	l, c := onLoop(t, http1.Options{ReadTimeout: time.Second})
 	r, err := get(t, l, c, url)
-	if err != nil || string(r.Body) != "xxxxxxxxxx" {
+	if err != nil || string(r.Body) != strings.Repeat("x", 20) {
 		t.Fatalf("read timeout between bytes: %v", err)
 	}
-	l2, c2 := onLoop(t, http1.Options{ReadTimeout: 500 * time.Millisecond, TotalTimeout: 400 * time.Millisecond})
+	l2, c2 := onLoop(t, http1.Options{ReadTimeout: time.Second, TotalTimeout: 400 * time.Millisecond})
 	_, err = get(t, l2, c2, url)
 	var te *http1.TimeoutError
 	if !errors.As(err, &te) || te.Phase != "total" {
@@ -95,6 +98,7 @@ func TestDribblingServerReadTimeoutVersusTotalDeadline(t *testing.T) {
 // The server holds the connection, silent, until the client has its answer:
 // a fixed sleep would race the timer, and a close would end the request first.
 func TestServerThatNeverAnswersHitsTheReadTimeout(t *testing.T) {
+	t.Parallel()
 	answered := make(chan struct{})
 	defer close(answered)
 	url := rawServer(t, func(c net.Conn, r *bufio.Reader) {
@@ -195,6 +199,7 @@ func TestConnectErrors(t *testing.T) {
 // With one connection allowed per host, a second request waits for it;
 // if the first takes too long, the second fails with a pool timeout.
 func TestPoolTimeoutWhileTheHostIsAtItsCap(t *testing.T) {
+	t.Parallel()
 	url := rawServer(t, func(c net.Conn, r *bufio.Reader) {
 		readRequest(r)
 		time.Sleep(300 * time.Millisecond)
@@ -245,6 +250,7 @@ func TestCancellingTheTaskAbortsTheRequest(t *testing.T) {
 // server holds the connection open until the client has its answer, so
 // however late the timer fires, only the timeout can end the request.
 func TestWriteTimeoutWhenTheServerStopsReading(t *testing.T) {
+	t.Parallel()
 	answered := make(chan struct{})
 	defer close(answered)
 	url := rawServer(t, func(c net.Conn, r *bufio.Reader) { <-answered })
@@ -260,6 +266,7 @@ func TestWriteTimeoutWhenTheServerStopsReading(t *testing.T) {
 // A listener whose accept queue is full drops new SYNs, so a connect to
 // it neither succeeds nor fails: only the connect timeout ends it.
 func TestConnectTimeoutWhenSYNsAreDropped(t *testing.T) {
+	t.Parallel()
 	// A backlog of one, and nobody accepting: two connections fill it.
 	lfd, addr, err := netpoll.Listen(netip.MustParseAddrPort("127.0.0.1:0"), 1)
 	if err != nil {

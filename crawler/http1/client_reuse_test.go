@@ -22,6 +22,7 @@ import (
 // also when the answer's body was not wanted, and would otherwise be
 // drained to keep the connection.
 func TestConnectionIsNotReusedWhileItsRequestIsStillBeingSent(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name     string
 		wantBody bool

@@ -43,6 +43,7 @@ func waitUntil(t testing.TB, l *loop.Loop, what string, cond func() bool) {
 // A pooled connection unused for IdleTimeout is closed by the client: the
 // server, which would keep it forever, sees it close.
 func TestIdleTimeoutClosesPooledConnections(t *testing.T) {
+	t.Parallel()
 	srv := newCountingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) }))
 	l, c := onLoop(t, http1.Options{IdleTimeout: 100 * time.Millisecond})
 	if _, err := get(t, l, c, srv.URL); err != nil {

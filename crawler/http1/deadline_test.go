@@ -33,6 +33,7 @@ func wantTotal(t *testing.T, what string, err error) {
 // connection's timer guarding the deadline while it dials, this fails
 // with a connect timeout.
 func TestTotalDeadlineWhileDialling(t *testing.T) {
+	t.Parallel()
 	srv := okServer(t)
 	opts := http1.Options{ConnectTimeout: 5 * time.Second, TotalTimeout: 100 * time.Millisecond}
 	l, c, n, url := dualStack(t, opts, 10*time.Second, srv.URL, []netip.Addr{v4a})
@@ -53,6 +54,7 @@ func TestTotalDeadlineWhileDialling(t *testing.T) {
 // wait. Checked by hand: a pool timer that ignores the deadline keeps it
 // waiting until the hang guard.
 func TestTotalDeadlineWhileQueuedInThePool(t *testing.T) {
+	t.Parallel()
 	over := make(chan struct{})
 	defer close(over)
 	url := rawServer(t, func(c net.Conn, r *bufio.Reader) {
@@ -75,6 +77,7 @@ func TestTotalDeadlineWhileQueuedInThePool(t *testing.T) {
 // Checked by hand: a connection deadline that leaves out the exchange's
 // fails this with a read timeout, 10 s later.
 func TestTotalDeadlineOnAReusedConnection(t *testing.T) {
+	t.Parallel()
 	over := make(chan struct{})
 	defer close(over)
 	var answered atomic.Bool

@@ -110,6 +110,7 @@ func TestAddressFamiliesAreInterleaved(t *testing.T) {
 // connect timeout: the next address starts beside it, wins, and the first
 // attempt is cancelled.
 func TestUnreachableAddressCostsTheAttemptDelay(t *testing.T) {
+	t.Parallel()
 	srv := okServer(t)
 	l, c, n, url := dualStack(t, http1.Options{ConnectTimeout: 10 * time.Second}, -1, srv.URL, []netip.Addr{v6a, v4a}, v4a)
 	n.blackHole(v6a)
@@ -146,6 +147,7 @@ func TestFailedAddressMovesOnAtOnce(t *testing.T) {
 // A connect timeout on one address moves on to the next; on all of them,
 // it is the request's error.
 func TestConnectTimeoutOnOneAddressMovesOn(t *testing.T) {
+	t.Parallel()
 	srv := okServer(t)
 	opts := http1.Options{ConnectTimeout: 100 * time.Millisecond}
 	l, c, n, url := dualStack(t, opts, 10*time.Second, srv.URL, []netip.Addr{v6a, v4a}, v4a)
@@ -200,6 +202,7 @@ func TestLosingConnectionIsClosed(t *testing.T) {
 // trying: a slow first address that connects after the second was
 // refused wins, instead of the request failing with the refusal.
 func TestASlowAddressStillWinsAfterTheNextIsRefused(t *testing.T) {
+	t.Parallel()
 	srv := okServer(t)
 	l, c, n, url := dualStack(t, http1.Options{}, 20*time.Millisecond, srv.URL, []netip.Addr{v6a, v4a})
 	n.blackHole(v6a) // answers late, below; v4a is refused
@@ -233,6 +236,7 @@ func TestASlowAddressStillWinsAfterTheNextIsRefused(t *testing.T) {
 // loop's clock: a busy machine makes timers late, never early, so only a
 // failure timer late by most of a delay could fail a right answer.
 func TestAFailureRestartsTheAttemptDelay(t *testing.T) {
+	t.Parallel()
 	const delay = 400 * time.Millisecond
 	srv := okServer(t)
 	l, c, n, url := dualStack(t, http1.Options{ConnectTimeout: time.Minute}, delay, srv.URL, []netip.Addr{v6a, v4a, v6b})

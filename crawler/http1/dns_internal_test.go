@@ -65,6 +65,7 @@ func TestDNSCacheMergesAndExpires(t *testing.T) {
 // is gone after the second. ("LocalHost" is another name for the cache,
 // and the same host for the resolver.)
 func TestDNSCacheSweepsUntilEmpty(t *testing.T) {
+	t.Parallel()
 	l := dnsTestLoop(t)
 	const ttl = 50 * time.Millisecond
 	d := newDNSCache(l, ttl)

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"loopkit/internal/testca"
+	"loopkit/internal/waiting"
 )
 
 // TestMain lets the test binary double as a server process: with
@@ -22,11 +23,15 @@ import (
 // and server share a process, more than the usual limit; in two processes
 // each side needs ten thousand. Benchmarks use it too, so that the
 // server's CPU is not counted as the client's.
+//
+// The package's slow tests wait on timeouts, so more of them run at once
+// than go test's default of one per processor.
 func TestMain(m *testing.M) {
 	if os.Getenv("LOOPKIT_HTTP1_SERVE") != "" {
 		serveUntilStdinCloses()
 		return
 	}
+	waiting.Parallel(8)
 	os.Exit(m.Run())
 }
 

@@ -132,6 +132,7 @@ var errorCases = []errorCase{
 // TestParseErrors checks each bad input in one read and one byte per read:
 // the same kind of error either way, and never a response.
 func TestParseErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range errorCases {
 		t.Run(tc.name, func(t *testing.T) {
 			method := tc.method

@@ -49,6 +49,7 @@ func stallMidHandshake(c net.Conn, r *bufio.Reader) {
 // handshake timeout, and the goroutine its handshake ran on is gone: the
 // loop can close.
 func TestStalledHandshakeDelaysNoOne(t *testing.T) {
+	t.Parallel()
 	ca := testca.New(t)
 	stalls := strings.Replace(rawServer(t, stallMidHandshake), "http:", "https:", 1)
 	good := newTLSServer(t, ca, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) }))

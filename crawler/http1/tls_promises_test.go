@@ -222,6 +222,7 @@ func TestIPv6ZoneIsNotPartOfTheServerName(t *testing.T) {
 // and readable for ever after. The loop reads the end once and stops
 // watching, instead of spinning on it until the handshake is over.
 func TestEOFDuringTheHandshakeIsReadOnce(t *testing.T) {
+	t.Parallel()
 	ca := testca.New(t)
 	cfg := ca.ServerConfig(t)
 	url := strings.Replace(rawServer(t, func(tcp net.Conn, _ *bufio.Reader) {
