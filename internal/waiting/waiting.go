@@ -7,9 +7,10 @@
 // rate limiter. Such a package calls Parallel from its TestMain, and its
 // waiting tests overlap their waits.
 //
-// internal/waiting sits beside the tests: crawler and crawler/http1 use
-// it. Tests that count allocations, descriptors or goroutines stay
-// sequential, since go test runs those alone, before any parallel test.
+// internal/waiting sits beside the tests: crawler, crawler/http1 and
+// crawler/fleet use it. Their tests that count allocations, descriptors
+// or goroutines stay sequential, since go test runs those alone, before
+// any parallel test.
 package waiting
 
 import (
