@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -262,5 +263,35 @@ func TestFleetRefetchesWhatRedisForgotItSettled(t *testing.T) {
 	}
 	if n := web.srv.Count(name, path); n != 2 {
 		t.Fatalf("%s fetched %d times, want twice: once, and again once Redis had forgotten it", u, n)
+	}
+}
+
+// A process interrupted while Redis is slow (paused, here, for 400 ms)
+// waits at its end for Redis to take what it settled, rather than give up
+// on it: the fleet's tally counts every page the process recorded, and
+// the operator is not told that anything was left behind.
+func TestAnInterruptedProcessWaitsForASlowRedisToTakeItsPages(t *testing.T) {
+	t.Parallel() // it mostly waits on leases and servers; each test has its own Redis
+	rds := redistest.Start(t, redistest.Options{})
+	web := newHostsWeb(t, 4, 20, 200*time.Millisecond) // pages in flight when the interrupt comes
+	m := startMember(t, rds, "slow", web.roots, crawler.Config{MaxTasks: 4, PerHost: 1, NoRobots: true})
+	waitRecords(t, 6, m)
+	rds.Pause()
+	m.l.CallSoonThreadsafe(func() { m.c.Interrupt() }) // on the loop, where m.c was set
+	time.Sleep(400 * time.Millisecond)
+	rds.Resume()
+	if err := m.end(t, 20*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	out, err := rds.CLI("HGET", "loopkit:slow:tally", "ok")
+	if ok, _ := strconv.Atoi(strings.TrimSpace(out)); err != nil || ok != len(m.urls()) {
+		t.Errorf("the fleet's tally counts %q pages done (%v); the process recorded %d", out, err, len(m.urls()))
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, n := range m.notices {
+		if strings.Contains(n, "did not take everything") {
+			t.Errorf("the process gave up on Redis at its end: %q", n)
+		}
 	}
 }

@@ -20,6 +20,23 @@ import (
 	"loopkit/task"
 )
 
+// A process alone counts each page once at every stage of its way
+// through the fleet — found, new to the fleet, taken, settled — and takes
+// every shard, loses none, gives none back. The report prints these
+// counts ("This process: ..."), so each must be right.
+func TestAProcessAloneCountsEachPageOnceAtEachStage(t *testing.T) {
+	t.Parallel() // each test has its own Redis
+	rds := redistest.Start(t, redistest.Options{})
+	web := newHostsWeb(t, 2, 5, 0) // two roots, ten pages: every URL of it found once
+	m := startMember(t, rds, "alone", web.roots, crawler.Config{MaxTasks: 4, PerHost: 2, NoRobots: true})
+	m.wait(t)
+	n := len(web.want)
+	if s := m.f.Stats; s.Found != n || s.New != n || s.Taken != n || s.Settled != n || s.Capped != 0 ||
+		s.Acquired != 8 || s.LostLease != 0 || s.GivenBack != 0 || s.Fenced != 0 {
+		t.Fatalf("stats %+v; want %d found, new, taken and settled, none over a share, the 8 shards taken, none lost or given back", s, n)
+	}
+}
+
 // Three processes and one Redis crawl a site of eight hosts: together
 // they record exactly the site's URLs, each once; the server sees each
 // fetched once; and no host ever sees more than --per_host requests at
@@ -122,6 +139,22 @@ func TestFleetSurvivesADeadProcess(t *testing.T) {
 	putBack, _ := strconv.Atoi(strings.TrimSpace(out))
 	if putBack < twice {
 		t.Errorf("the fleet's tally says %d URLs put back (%q), but the server saw %d fetched twice", putBack, out, twice)
+	}
+	// And the operators heard it as it happened: each shard taken with
+	// URLs its dead holder had taken is said, with their number.
+	said := 0
+	for _, m := range others {
+		m.mu.Lock()
+		for _, n := range m.notices {
+			var shard, back int
+			if _, err := fmt.Sscanf(n, "fleet: took shard %d, and %d URLs", &shard, &back); err == nil {
+				said += back
+			}
+		}
+		m.mu.Unlock()
+	}
+	if said != putBack {
+		t.Errorf("the processes said %d URLs were taken back from the dead one; the tally says %d", said, putBack)
 	}
 	t.Logf("%d URLs fetched twice after the death, %d put back", twice, putBack)
 }
@@ -246,6 +279,29 @@ func TestFleetWithoutRedisIsAnError(t *testing.T) {
 	_, err = task.Run(l, func(y task.Yield) (int, error) { return 0, f.Join(y, l) })
 	if err == nil || !strings.Contains(err.Error(), "cannot reach Redis") {
 		t.Fatalf("Redis down: %v", err)
+	}
+}
+
+// A process started a moment before its Redis (a fleet and its Redis are
+// often started together) says it is waiting, once, and joins when Redis
+// answers: the crawl is done as if Redis had been there.
+func TestAProcessStartedBeforeItsRedisWaitsForIt(t *testing.T) {
+	t.Parallel() // each test has its own Redis
+	rds := redistest.Start(t, redistest.Options{})
+	rds.Stop()
+	web := newHostsWeb(t, 1, 3, 0)
+	m := startMember(t, rds, "early", web.roots, crawler.Config{NoRobots: true})
+	m.waitNotice(t, "waiting for Redis")
+	time.Sleep(300 * time.Millisecond) // a few more PINGs refused
+	rds.Restart()
+	m.wait(t)
+	if got := slices.Sorted(slices.Values(m.urls())); !slices.Equal(got, web.want) {
+		t.Fatalf("recorded %v, want the site's %v", got, web.want)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if n := len(slices.DeleteFunc(slices.Clone(m.notices), func(s string) bool { return !strings.Contains(s, "waiting for Redis") })); n != 1 {
+		t.Fatalf("said it was waiting for Redis %d times, want once: %q", n, m.notices)
 	}
 }
 

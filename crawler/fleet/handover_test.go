@@ -66,6 +66,12 @@ func TestFleetDrainsAShardItGivesBack(t *testing.T) {
 	if len(handed) == 0 {
 		t.Fatal("no host changed hands: the test proved nothing")
 	}
+	// The report's counts: a gave shards back, none was lost, and each
+	// page was settled once, by one of the two.
+	if sa, sb := a.f.Stats, b.f.Stats; sa.GivenBack == 0 || sa.LostLease+sb.LostLease != 0 || sa.Settled+sb.Settled != len(web.want) {
+		t.Errorf("a gave back %d shards, lost %d, settled %d; b lost %d, settled %d: want some given back, none lost, %d settled in all",
+			sa.GivenBack, sa.LostLease, sa.Settled, sb.LostLease, sb.Settled, len(web.want))
+	}
 	t.Logf("%d hosts changed hands; a recorded %d, b %d", len(handed), len(a.urls()), len(b.urls()))
 }
 

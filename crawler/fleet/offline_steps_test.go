@@ -1,0 +1,234 @@
+package fleet
+
+// What a process does with the answers it gets, tested without a Redis:
+// the answers are made by hand, as Redis would give them.
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"loopkit/crawler"
+	"loopkit/crawler/resp"
+)
+
+func integer(n int64) resp.Value { return resp.Value{Kind: resp.KindInteger, Int: n} }
+
+func array(vs ...resp.Value) resp.Value { return resp.Value{Kind: resp.KindArray, Elems: vs} }
+
+// stepReply is a step's answer for one shard: links new and over a cap,
+// pending -1, and the lease held, with the entries taken.
+func stepReply(shard int, added, capped int64, taken ...string) []resp.Value {
+	var es []resp.Value
+	for _, e := range taken {
+		es = append(es, resp.Value{Kind: resp.KindBulk, Str: e})
+	}
+	return []resp.Value{integer(0), integer(added), integer(capped), integer(-1),
+		array(integer(int64(shard)), integer(1), integer(0), array(es...), array())}
+}
+
+// heard is a fleet's notices, as its operator would read them.
+type heard struct{ said []string }
+
+func (h *heard) notice(s string) { h.said = append(h.said, s) }
+
+func (h *heard) count(part string) int {
+	n := 0
+	for _, s := range h.said {
+		if strings.Contains(s, part) {
+			n++
+		}
+	}
+	return n
+}
+
+// A take that came back full says the shard's queue may hold more: the
+// next step takes again at once, though the shard has less room than
+// half a window, rather than wait for the next beat. A take that came
+// back short says the queue is empty: the next step takes nothing.
+func TestAFullTakeTakesAgainAtOnce(t *testing.T) {
+	for _, full := range []bool{true, false} {
+		f, _, _ := newOffline(t)
+		f.opts.Window = 10 // a window of 11 for the one shard
+		lse := &lease{shard: 3, taken: map[string]string{}, settling: map[string]string{}}
+		f.held[3] = lse
+		asked := 7
+		if !full {
+			asked = 8
+		}
+		var taken []string
+		for i := range 7 {
+			taken = append(taken, entry(fmt.Sprintf("http://a.test/%d", i), 1, 0))
+		}
+		f.apply(&stepRun{groups: []stepGroup{{l: lse, take: asked}}}, stepReply(3, 0, 0, taken...))
+		if len(lse.taken) != 7 || f.Stats.Taken != 7 {
+			t.Fatalf("took %d (Stats.Taken %d), want the 7 answered", len(lse.taken), f.Stats.Taken)
+		}
+		take := 0
+		if run := f.build(); run != nil && len(run.groups) == 1 {
+			take = run.groups[0].take
+		}
+		switch {
+		case full && take != 4:
+			t.Fatalf("7 asked, 7 taken: the next step takes %d, want the window's room, 4", take)
+		case !full && take != 0:
+			t.Fatalf("8 asked, 7 taken: the queue is empty, and the next step takes %d, want 0", take)
+		}
+	}
+}
+
+// A beat makes every shard held look at its queue again at the next
+// step, whatever its room: another process may have queued links there
+// since the last take came back short.
+func TestABeatLooksAtEveryQueueAgain(t *testing.T) {
+	f, _, l := newOffline(t)
+	f.acquiring = true // no acquire goes out: there is no Redis here
+	f.opts.Window = 10
+	lse := &lease{shard: 3, taken: map[string]string{}, settling: map[string]string{}}
+	f.held[3] = lse
+	for i := range 7 {
+		lse.taken[fmt.Sprint(i)] = ""
+	}
+	if run := f.build(); run != nil {
+		t.Fatalf("a shard with room for 4 of 11, not hungry, sent a step: %v", run.args)
+	}
+	f.beaten([]*lease{lse}, l.Time(), []resp.Value{integer(1), integer(5), integer(1)})
+	run := f.build()
+	if run == nil || len(run.groups) != 1 || run.groups[0].take != 4 {
+		t.Fatalf("after a beat, the next step is %+v; want it to take the shard's room, 4", run)
+	}
+}
+
+// A step answered in a shape the step does not know (another version of
+// the scripts, a proxy that mangles replies) stops the crawl with an
+// error that says so: the process cannot tell what Redis did.
+func TestAStepAnsweredInAnotherShapeStopsTheCrawl(t *testing.T) {
+	f, _, _ := newOffline(t)
+	lse := &lease{shard: 3, taken: map[string]string{}, settling: map[string]string{}}
+	f.held[3] = lse
+	f.apply(&stepRun{groups: []stepGroup{{l: lse}}}, stepReply(3, 0, 0)[:4])
+	if f.err == nil || !strings.Contains(f.err.Error(), "answered a step with 4 values, want 5") || !f.ended {
+		t.Fatalf("error %v, ended %v: want the crawl stopped on a step's answer of the wrong shape", f.err, f.ended)
+	}
+}
+
+// The links a step found new, and those over a host's or a query's share,
+// are counted for the report; the first links over a share are said to
+// the operator, once, naming the settings.
+func TestLinksNewAndOverAShareAreCountedAndSaid(t *testing.T) {
+	var h heard
+	f, _, _ := offlineWith(t, Options{CrawlID: "c", Notice: h.notice}, crawler.Config{NoRobots: true, MaxPagesPerHost: 7})
+	f.apply(&stepRun{}, stepReply(0, 5, 0)[:4])
+	if f.Stats.New != 5 || f.Stats.Capped != 0 || len(h.said) != 0 {
+		t.Fatalf("new %d, capped %d, said %q: want 5 new, none over a share, nothing said", f.Stats.New, f.Stats.Capped, h.said)
+	}
+	f.apply(&stepRun{}, stepReply(0, 2, 3)[:4])
+	f.apply(&stepRun{}, stepReply(0, 0, 1)[:4])
+	if f.Stats.New != 7 || f.Stats.Capped != 4 {
+		t.Fatalf("new %d, capped %d: want 7 and 4", f.Stats.New, f.Stats.Capped)
+	}
+	if h.count("MaxPagesPerHost") != 1 || len(h.said) != 1 {
+		t.Fatalf("said %q; want one notice naming MaxPagesPerHost", h.said)
+	}
+}
+
+// A shard dropped (its lease lost) is given up here at once: its queued
+// URLs are forgotten, for its next holder to fetch, and another shard's
+// stay. The operator hears which shard paused, and why.
+func TestADroppedShardsURLsAreForgottenHere(t *testing.T) {
+	var h heard
+	f, c, _ := offlineWith(t, Options{CrawlID: "c", Notice: h.notice}, crawler.Config{NoRobots: true})
+	a := f.shardOf("http://a.test/")
+	other := "b.test"
+	for i := 0; f.shardOfHost(other) == a; i++ {
+		other = fmt.Sprintf("b%d.test", i)
+	}
+	lost := &lease{shard: a, taken: map[string]string{}, settling: map[string]string{}}
+	kept := &lease{shard: f.shardOfHost(other), taken: map[string]string{}, settling: map[string]string{}}
+	f.held[lost.shard], f.held[kept.shard] = lost, kept
+	f.adopt(lost, entry("http://a.test/x", 1, 0))
+	f.adopt(lost, entry("http://a.test/y", 1, 0))
+	f.adopt(kept, entry("http://"+other+"/z", 1, 0))
+	if c.Todo() != 3 {
+		t.Fatalf("%d to do, want the 3 offered", c.Todo())
+	}
+	f.drop(lost, "another process holds its lease")
+	if c.Todo() != 1 || f.held[lost.shard] != nil || f.held[kept.shard] != kept || f.Stats.LostLease != 1 {
+		t.Fatalf("after the drop: %d to do (want 1, the other shard's), lost shard held %v, lost leases %d",
+			c.Todo(), f.held[lost.shard] != nil, f.Stats.LostLease)
+	}
+	if want := fmt.Sprintf("shard %d paused here: another process holds its lease", a); h.count(want) != 1 {
+		t.Fatalf("said %q, want %q", h.said, want)
+	}
+}
+
+// A process told to stop (Ctrl-C, its page budget spent) takes no more
+// shards: what it would take, it could not work.
+func TestAStoppingProcessTakesNoShard(t *testing.T) {
+	f, c, _ := newOffline(t)
+	c.Interrupt()
+	f.live = 1
+	f.share() // with no Redis here, an acquire would fail the test, not just send
+	if f.acquiring || len(f.held) != 0 {
+		t.Fatalf("a stopping process went for a shard: acquiring %v, held %d", f.acquiring, len(f.held))
+	}
+}
+
+// The crawl ends here only when nothing of this process's is on its way
+// to Redis: a link found but not yet sent may be the crawl's last page.
+func TestTheCrawlDoesNotEndWithALinkNotYetSent(t *testing.T) {
+	f, _, _ := newOffline(t)
+	f.acquiring = true // no acquire goes out: there is no Redis here
+	f.Found("http://a.test/last", 1, 0)
+	f.beaten(nil, 0, []resp.Value{integer(1), integer(0)})
+	if f.ended {
+		t.Fatal("Redis said nothing was pending, and the crawl ended with a link not yet sent")
+	}
+	f.found = nil // as once a step took it, and found the page new
+	f.beaten(nil, 0, []resp.Value{integer(1), integer(0)})
+	if !f.ended {
+		t.Fatal("nothing pending anywhere nor here, and the crawl did not end")
+	}
+}
+
+// The first reason the fleet stopped the crawl is the one Finish gives:
+// what followed from it does not replace it.
+func TestTheFirstReasonToStopIsTheOneGiven(t *testing.T) {
+	f, _, _ := newOffline(t)
+	first, then := errors.New("first"), errors.New("then")
+	f.fail(first)
+	f.fail(then)
+	if f.err != first || !f.ended {
+		t.Fatalf("error %v, ended %v: want the first, and the crawl ended", f.err, f.ended)
+	}
+}
+
+// Redis lost is said once, however many reconnects fail, and its return
+// once; on the return, every shard held is read back at the next step,
+// and that step is on its way at the end of the turn, not at the next
+// beat.
+func TestRedisLostAndBackIsSaidOnceAndTheStepGoes(t *testing.T) {
+	var h heard
+	f, _, _ := offlineWith(t, Options{CrawlID: "c", Notice: h.notice}, crawler.Config{NoRobots: true})
+	lse := &lease{shard: 3, taken: map[string]string{}, settling: map[string]string{}}
+	f.held[3] = lse
+	down := errors.New("connection refused")
+	for range 3 {
+		f.connEvent(resp.ConnEvent{Err: down})
+	}
+	f.connEvent(resp.ConnEvent{Up: true})
+	if got := h.count("Redis lost"); got != 1 {
+		t.Fatalf("said %q: Redis lost %d times, want once", h.said, got)
+	}
+	if got := h.count("Redis is back"); got != 1 {
+		t.Fatalf("said %q: back %d times, want once", h.said, got)
+	}
+	if !lse.recheck || !f.scheduled {
+		t.Fatalf("after the return: recheck %v, a step scheduled %v; want both", lse.recheck, f.scheduled)
+	}
+	f.connEvent(resp.ConnEvent{Up: true})
+	if got := h.count("Redis is back"); got != 1 {
+		t.Fatalf("said %q: a second connection, never lost, said it was back", h.said)
+	}
+}
