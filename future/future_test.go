@@ -122,6 +122,34 @@ func TestDoneCallbacksRunInTheOrderAdded(t *testing.T) {
 	}
 }
 
+// A callback added to a done future while its earlier callbacks are still
+// running (here, by one of them) runs after all of them, and takes the
+// place of none: whether one, two or more came before it.
+func TestACallbackAddedWhileOthersRunComesAfterThem(t *testing.T) {
+	for before := 1; before <= 4; before++ {
+		q := &queue{}
+		f := future.New[int](q)
+		var got []string
+		for i := range before {
+			f.OnDone(func() {
+				got = append(got, fmt.Sprint(i))
+				if i == 0 {
+					f.OnDone(func() { got = append(got, "late") })
+				}
+			})
+		}
+		f.SetResult(1)
+		q.run()
+		want := []string{}
+		for i := range before {
+			want = append(want, fmt.Sprint(i))
+		}
+		if want = append(want, "late"); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("%d callbacks, the first adding one: they ran as %v, want %v", before, got, want)
+		}
+	}
+}
+
 // Init of a future that served before (a record off a free list) makes
 // it pending again: nothing of its old outcome or callbacks is left.
 func TestInitForgetsTheOldOutcome(t *testing.T) {

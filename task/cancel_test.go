@@ -229,6 +229,32 @@ func TestWaitForCancelledFromOutsideIsNoTimeout(t *testing.T) {
 	}
 }
 
+// A task cancelled in the very turn that what it waits for in WaitFor
+// completes still gets its cancellation: the cancel came first, and a
+// cancelled task must not go on as if it had its result.
+func TestWaitForCancelledInTheTurnItsFutureCompletesIsCancelled(t *testing.T) {
+	l := newLoop(t)
+	inner := future.New[int](l)
+	var got int
+	var waitErr error
+	tk := task.Spawn(l, func(y task.Yield) (int, error) {
+		got, waitErr = task.WaitFor[int](y, inner, time.Hour)
+		return got, waitErr
+	})
+	task.Spawn(l, func(y task.Yield) (struct{}, error) {
+		if err := task.Pause(y); err != nil {
+			return struct{}{}, err
+		}
+		tk.Cancel()
+		inner.SetResult(5) // the same turn
+		return struct{}{}, nil
+	})
+	runUntilDone(t, l, tk)
+	if !errors.Is(waitErr, future.ErrCancelled) || got != 0 || !tk.Cancelled() {
+		t.Fatalf("WaitFor returned %d, %v, the task cancelled %v; want the cancellation", got, waitErr, tk.Cancelled())
+	}
+}
+
 // An Await refused as a cycle returns on the next turn, as asyncio raises
 // it, not inside the step that refused it: a callback the body scheduled
 // just before the Await runs first.

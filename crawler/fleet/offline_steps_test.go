@@ -232,3 +232,37 @@ func TestRedisLostAndBackIsSaidOnceAndTheStepGoes(t *testing.T) {
 		t.Fatalf("said %q: a second connection, never lost, said it was back", h.said)
 	}
 }
+
+// A step's answer for a shard let go while the step was on its way (its
+// lease lost, or given back) offers none of its URLs: they are the next
+// holder's, and fetched here they would reach the host from two
+// processes.
+func TestAnAnswerForAShardLetGoMeanwhileOffersNothing(t *testing.T) {
+	f, c, _ := newOffline(t)
+	old := &lease{shard: 3, token: 1, taken: map[string]string{}, settling: map[string]string{}}
+	f.held[3] = old
+	run := &stepRun{groups: []stepGroup{{l: old, take: 2}}}
+	f.forget(old)
+	f.held[3] = &lease{shard: 3, token: 2, taken: map[string]string{}, settling: map[string]string{}} // taken again since, with another token
+	f.apply(run, stepReply(3, 0, 0, entry("http://a.test/1", 1, 0), entry("http://a.test/2", 1, 0)))
+	if c.Todo() != 0 || f.Stats.Taken != 0 || len(f.held[3].taken) != 0 {
+		t.Fatalf("%d to do, %d taken: want nothing offered from an answer for a lease let go", c.Todo(), f.Stats.Taken)
+	}
+}
+
+// A step sent again (its reply lost) is answered "run before", with no
+// count of pages settled: they were settled the first time. The pages it
+// carried are counted settled all the same, once, and are no longer
+// waiting to be.
+func TestAStepRunBeforeCountsItsPagesSettled(t *testing.T) {
+	f, _, _ := newOffline(t)
+	lse := &lease{shard: 3, taken: map[string]string{}, settling: map[string]string{"http://a.test/1": "e1", "http://a.test/2": "e2"}}
+	f.held[3] = lse
+	run := &stepRun{groups: []stepGroup{{l: lse, settled: []string{"http://a.test/1", "http://a.test/2"}}}}
+	reply := stepReply(3, 0, 0)
+	reply[0] = integer(1) // run before: Redis counts nothing settled now
+	f.apply(run, reply)
+	if f.Stats.Settled != 2 || len(lse.settling) != 0 {
+		t.Fatalf("settled %d, still settling %d: want the step's 2 pages counted settled", f.Stats.Settled, len(lse.settling))
+	}
+}

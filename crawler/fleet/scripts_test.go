@@ -214,3 +214,33 @@ func TestAProcessThatFinishesLeavesTheFleet(t *testing.T) {
 		}
 	})
 }
+
+// What a dead holder had taken goes back to the queue once: the next
+// holder finds it there, and the processing set empty of it, so a third
+// holder after the second (which took nothing) puts nothing back again.
+func TestWhatIsPutBackIsPutBackOnce(t *testing.T) {
+	t.Parallel() // it mostly waits on leases; each test has its own Redis
+	rds := withScripts(t, func(s *scriptCall) {
+		t := s.t
+		s.must(s.run(acquire, "A", 100, 0))
+		s.must(s.step("A", []string{"http://a/1", "http://a/2", "http://a/3"}, 0, 1, 2))
+		if err := task.Sleep(s.y, 150*time.Millisecond); err != nil { // A's lease expires
+			t.Fatal(err)
+		}
+		if b := s.must(s.run(acquire, "B", 100, 0)); b.Elems[2].Int != 2 {
+			t.Fatalf("B's acquire: %v, want A's 2 URLs put back", b)
+		}
+		if n := s.must(s.c.Do(s.y, "SCARD", testPrefix+"p:0")); n.Int != 0 {
+			t.Fatalf("after the put back, the processing set holds %d, want 0", n.Int)
+		}
+		if err := task.Sleep(s.y, 150*time.Millisecond); err != nil { // B's lease expires, nothing taken
+			t.Fatal(err)
+		}
+		if c := s.must(s.run(acquire, "C", 10000, 0)); c.Elems[2].Int != 0 {
+			t.Fatalf("C's acquire: %v, want nothing put back: B took nothing", c)
+		}
+	})
+	if out, err := rds.CLI("HGET", testPrefix+"tally", "put_back"); err != nil || strings.TrimSpace(out) != "2" {
+		t.Fatalf("the tally's put_back is %q (%v), want 2", out, err)
+	}
+}

@@ -111,6 +111,11 @@ func TestServerThatNeverAnswersHitsTheReadTimeout(t *testing.T) {
 	if !errors.As(err, &te) || te.Phase != "read" || !errors.Is(err, http1.ErrTimeout) {
 		t.Fatalf("got %v, want a read timeout", err)
 	}
+	// Code written for net.Error asks Timeout(), as net/http's callers do.
+	var ne interface{ Timeout() bool }
+	if !errors.As(err, &ne) || !ne.Timeout() {
+		t.Fatalf("%v says it is not a timeout to a Timeout() check", err)
+	}
 }
 
 // A server answers one request per connection and then, on the next
