@@ -1,12 +1,15 @@
 package journal_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -128,5 +131,68 @@ func TestAShortQueueHasNoBacklog(t *testing.T) {
 	got, s := replayUpfront(t, j, out, len(want)+1)
 	if s.Later != nil || !slices.Equal(got, want) {
 		t.Fatalf("to do %v, backlog %v; want all %d and none", got, s.Later, len(want))
+	}
+}
+
+// A backlog that meets a damaged entry in the snapshot's queue ends with
+// an error, and from then on Next says io.EOF. Left then says 0: no more
+// URLs will come, so a crawler that waits for Left to reach 0 before it
+// calls its crawl finished is not left waiting.
+func TestTheBacklogSaysNothingIsLeftOnceItEnds(t *testing.T) {
+	dir := t.TempDir()
+	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out.jsonl")
+	foldCrawl(t, state, out, 60)
+	snaps, _ := filepath.Glob(filepath.Join(state, "snapshot.*"))
+	if len(snaps) != 1 {
+		t.Fatalf("snapshots %v; want one", snaps)
+	}
+	// Damage a URL half way through the snapshot's queue: its entry's
+	// CRC no longer matches, and the backlog finds it when it gets there.
+	b, err := os.ReadFile(snaps[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var qs []int // where each Q entry starts
+	for at := 0; at < len(b); {
+		if b[at] == 'Q' && b[at+1] == '\t' {
+			qs = append(qs, at)
+		}
+		next := bytes.IndexByte(b[at:], '\n')
+		if next < 0 {
+			break
+		}
+		at += next + 1
+	}
+	if len(qs) < 10 {
+		t.Fatalf("the snapshot's queue holds %d URLs; want at least 10", len(qs))
+	}
+	mid := qs[len(qs)/2]
+	i := mid + bytes.Index(b[mid:], []byte("a.test"))
+	b[i] = 'b'
+	if err := os.WriteFile(snaps[0], b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	j := open(t, state)
+	defer j.Close()
+	_, s := replayUpfront(t, j, out, 2)
+	if s.Later == nil {
+		t.Fatal("no backlog")
+	}
+	defer s.Later.Close()
+	var nextErr error
+	for range 1000 {
+		if _, nextErr = s.Later.Next(context.Background()); nextErr != nil {
+			break
+		}
+	}
+	if nextErr == nil || errors.Is(nextErr, io.EOF) || !strings.Contains(nextErr.Error(), "damaged") {
+		t.Fatalf("the backlog ended with %v; want an error saying the snapshot is damaged", nextErr)
+	}
+	if urls, err := s.Later.Next(context.Background()); !errors.Is(err, io.EOF) {
+		t.Fatalf("Next after the error: %d URLs, %v; want io.EOF", len(urls), err)
+	}
+	if n := s.Later.Left(); n != 0 {
+		t.Fatalf("Left says %d once the backlog has ended; want 0", n)
 	}
 }

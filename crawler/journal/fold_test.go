@@ -295,3 +295,116 @@ func TestOutputCutAtALineBelowTheSnapshotIsSaid(t *testing.T) {
 		t.Fatalf("notices %q, want one saying %q", n, again)
 	}
 }
+
+// fileSize is the size of the file at path, failing the test if it is
+// not there.
+func fileSize(t *testing.T, path string) int64 {
+	t.Helper()
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Size()
+}
+
+// A start counts every journal since the snapshot towards FoldMin, not
+// only the last one: journals left by earlier runs (a fold that was
+// stopped leaves two) are replayed by every start until they are folded,
+// so together they are what makes a fold worth it. Here each journal
+// alone is shorter than FoldMin and both together are longer: the start
+// folds them.
+func TestAStartFoldsEveryJournalSinceTheSnapshot(t *testing.T) {
+	state := t.TempDir()
+	j := open(t, state)
+	start(t, j, time.Now(), nil)
+	for i := range 40 {
+		write(t, j, queued(fmt.Sprintf("http://a.test/first/%d", i)))
+	}
+	j.Close()
+	first := fileSize(t, filepath.Join(state, "journal.1"))
+	// The journal a stopped fold went on in, with a few entries.
+	var b []byte
+	for i := range 5 {
+		b = journal.AppendQueued(b, fmt.Sprintf("http://a.test/second/%d", i), 1, 10)
+	}
+	if err := os.WriteFile(filepath.Join(state, "journal.2"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	foldMin := first + int64(len(b))/2 // more than either journal, less than both
+	j, err := journal.Open(state, settings, journal.Options{FoldMin: foldMin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	r := start(t, j, time.Now(), nil)
+	if len(r.queued) != 45 {
+		t.Fatalf("%d URLs to do; want the 45 both journals queued", len(r.queued))
+	}
+	if err := j.WaitFold(); err != nil {
+		t.Fatal(err)
+	}
+	if snaps, _ := filepath.Glob(filepath.Join(state, "snapshot.*")); len(snaps) != 1 {
+		t.Fatalf("snapshots %v after a start with %d bytes of journals (FoldMin %d); want them folded into one",
+			snaps, first+int64(len(b)), foldMin)
+	}
+}
+
+// Once there is a snapshot, the journals after it are folded when they
+// reach half its size (with its seen file): a fold writes the snapshot
+// again for every half of it the journals wrote, and a start reads at
+// most one and a half snapshots' worth. Here the journals grow a little
+// past half the snapshot, well short of all of it, and a fold comes.
+func TestJournalsFoldAtHalfTheSnapshotsSize(t *testing.T) {
+	dir := t.TempDir()
+	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out.jsonl")
+	foldCrawl(t, state, out, 60)
+	j, err := journal.Open(state, settings, journal.Options{FoldMin: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	o, _ := journal.Append(out)
+	defer o.Close()
+	start(t, j, time.Now(), o)
+	if err := j.WaitFold(); err != nil { // in case the start folded
+		t.Fatal(err)
+	}
+	gen := func() (snap int, snapBytes, journalBytes int64) {
+		snaps, _ := filepath.Glob(filepath.Join(state, "snapshot.*"))
+		for _, s := range snaps {
+			var n int
+			fmt.Sscanf(filepath.Ext(s), ".%d", &n)
+			snap = max(snap, n)
+		}
+		snapBytes = fileSize(t, filepath.Join(state, fmt.Sprint("snapshot.", snap))) +
+			fileSize(t, filepath.Join(state, fmt.Sprint("seen.", snap)))
+		journals, _ := filepath.Glob(filepath.Join(state, "journal.*"))
+		for _, f := range journals {
+			var n int
+			fmt.Sscanf(filepath.Ext(f), ".%d", &n)
+			if n > snap {
+				journalBytes += fileSize(t, f)
+			}
+		}
+		return snap, snapBytes, journalBytes
+	}
+	snap, size, journals := gen()
+	if journals >= size/2 {
+		t.Fatalf("the journals hold %d bytes after the start, the snapshot %d: want less than half of it to begin with", journals, size)
+	}
+	entry := queued("http://a.test/new/0000")
+	if int64(len(entry)) > size/8 {
+		t.Fatalf("the snapshot is %d bytes, an entry %d: too small for this test", size, len(entry))
+	}
+	for i := 0; journals+int64(len(entry)) < size/2+size/8; i++ {
+		write(t, j, queued(fmt.Sprintf("http://a.test/new/%04d", i)))
+		journals += int64(len(entry))
+	}
+	if err := j.WaitFold(); err != nil {
+		t.Fatal(err)
+	}
+	if after, _, _ := gen(); after == snap {
+		t.Fatalf("no fold after the journals grew to about %d bytes, past half the snapshot's %d", journals, size)
+	}
+}

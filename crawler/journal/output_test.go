@@ -72,3 +72,31 @@ func TestAnOutputThatIsNoFileHasNothingToSync(t *testing.T) {
 		t.Fatalf("Close: %v", err)
 	}
 }
+
+// Create starts a new output: a file that is already there is emptied
+// first, so the lines of an earlier crawl do not stay in front of the
+// new crawl's lines, and the new lines start at byte 0.
+func TestCreateEmptiesAFileThatIsThere(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.jsonl")
+	old := `{"url":"http://old.test/","status":200}` + "\n"
+	if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o, err := journal.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := o.Size(); n != 0 {
+		t.Fatalf("a new output holds %d bytes before its first line; want 0", n)
+	}
+	line := `{"url":"http://a.test/","status":200}` + "\n"
+	if from, err := o.Write([]byte(line)); err != nil || from != 0 {
+		t.Fatalf("the first line went to byte %d (%v); want 0", from, err)
+	}
+	if err := o.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != line {
+		t.Fatalf("file:\n%s\nwant only the new line:\n%s", b, line)
+	}
+}

@@ -1,6 +1,7 @@
 package resp_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -47,5 +48,24 @@ func TestAppendCommandRefusesWhatItCannotSend(t *testing.T) {
 	_, err := resp.AppendCommand(nil, "SET", "k", true)
 	if err == nil || !strings.Contains(err.Error(), "argument 2 of SET is a bool") {
 		t.Errorf("the error should say which argument and what it is: %v", err)
+	}
+}
+
+// A uint32 is unsigned: one past 2^31 is sent as the large positive
+// number it is, not wrapped round to a negative one (Redis would then
+// store, or expire by, a very different value).
+func TestALargeUint32IsSentAsAPositiveNumber(t *testing.T) {
+	for _, tc := range []struct {
+		n    uint32
+		want string
+	}{
+		{1 << 31, "2147483648"},
+		{4294967295, "4294967295"},
+	} {
+		got, err := resp.AppendCommand(nil, "SET", "k", tc.n)
+		want := "*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$" + strconv.Itoa(len(tc.want)) + "\r\n" + tc.want + "\r\n"
+		if err != nil || string(got) != want {
+			t.Errorf("uint32 %d: %q, %v; want %q", tc.n, got, err, want)
+		}
 	}
 }

@@ -129,3 +129,39 @@ func TestReplyTimeoutAfterAnIdleSpell(t *testing.T) {
 		t.Fatalf("a PING to a hung server, ten reply timeouts on: %v; want a reply timeout", err)
 	}
 }
+
+// The reply timeout counts for the oldest command still waiting for its
+// reply, not from the newest command sent: a server that hangs times
+// out even while the program keeps sending it commands. Were each new
+// command to restart the wait, a busy client of a hung server would wait
+// for ever. Here a PING goes out every quarter of the timeout; the first
+// reply never comes, and the first command fails with a reply timeout
+// long before the sending stops, at ten timeouts.
+func TestReplyTimeoutIsNotPutOffByNewCommands(t *testing.T) {
+	const timeout = 100 * time.Millisecond
+	srv, l, c := withServer(t, redistest.Options{}, resp.Options{ReplyTimeout: timeout})
+	if _, err := do(t, l, c, "PING"); err != nil {
+		t.Fatal(err)
+	}
+	srv.Pause()
+	defer srv.Resume()
+	first := c.Send("PING")
+	stop := l.Time() + 10*timeout
+	check := future.New[struct{}](l)
+	var more func()
+	more = func() {
+		switch {
+		case first.Done():
+		case l.Time() >= stop:
+			check.SetResult(struct{}{})
+		default:
+			c.Send("PING")
+			l.CallLater(timeout/4, more)
+		}
+	}
+	l.CallLater(timeout/4, more)
+	runUntil(t, l, "the first PING failed, or the sending stopped", func() bool { return first.Done() || check.Done() })
+	if err := first.Err(); !errors.Is(err, resp.ErrTimeout) {
+		t.Fatalf("the first PING to a hung server, with a PING more every quarter timeout for ten timeouts: %v; want a reply timeout", err)
+	}
+}

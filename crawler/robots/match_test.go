@@ -49,6 +49,8 @@ func TestAllowed(t *testing.T) {
 		{"final star is redundant", "Disallow: /fish*", "/fish.html", false},
 		{"many stars", "Disallow: /*a*b*c", "/xxaxxbxxc", false},
 		{"many stars, wrong order", "Disallow: /*a*b*c", "/xxcxxbxxa", true},
+		{"a part twice needs two places", "Disallow: /*ab*ab", "/xab", true},
+		{"a part twice in two places", "Disallow: /*ab*ab", "/xab-ab", false},
 		{"runs of stars are one", "Disallow: /a***b", "/a-b", false},
 		{"star in the query", "Disallow: /*?sessionid=", "/page?sessionid=1", false},
 

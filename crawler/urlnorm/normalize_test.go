@@ -164,6 +164,8 @@ func TestNormalizeInvalidHosts(t *testing.T) {
 		"http://a%25b.com/",        //
 		"https://a::80/",           // a colon in a name
 		"http://www.xn--zz.co.uk/", //
+		"http://XN--ZZ.com/",       // upper-case Punycode is Punycode, checked the same
+		"http://a\uff3eb.com/",     // a full-width caret, which IDNA maps to a caret
 	} {
 		got, err := Normalize(in)
 		if !errors.Is(err, ErrInvalidHost) {
