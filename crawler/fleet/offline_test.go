@@ -23,6 +23,18 @@ func TestNewDefaults(t *testing.T) {
 	if o := f.opts; o.Shards != 16 || o.Lease != 3*time.Second || o.JoinWait != time.Minute || o.Owner == "" || f.prefix != "loopkit:c:" {
 		t.Fatalf("defaults: shards %d, lease %v, join wait %v, owner %q, prefix %q", o.Shards, o.Lease, o.JoinWait, o.Owner, f.prefix)
 	}
+	// Two fleets of one process (or two processes of one pid, in two
+	// containers) must not share an owner name, or each would take the
+	// other's leases for its own: the name ends in 16 random bits. Of
+	// four, some must differ (all four alike by chance: 1 in 2^48).
+	owners := map[string]bool{f.opts.Owner: true}
+	for range 3 {
+		g, _ := New(Options{CrawlID: "c"})
+		owners[g.opts.Owner] = true
+	}
+	if len(owners) == 1 {
+		t.Fatalf("four fleets made in one process all own as %q", f.opts.Owner)
+	}
 }
 
 // A crawl ID names the crawl's keys ("loopkit:ID:..."): one with a colon
@@ -122,6 +134,14 @@ func TestJudgeTellsTransientErrorsFromFatalOnes(t *testing.T) {
 	if !f.judge(&resp.Error{Msg: "GONE the crawl is no longer in Redis"}) || !errors.Is(f.err, ErrGone) {
 		t.Errorf("GONE: %v, want ErrGone", f.err)
 	}
+	// Any other refusal stops the process too, with Redis's words: a
+	// read-only replica, a script Redis cannot run.
+	for _, msg := range []string{"READONLY You can't write against a read only replica.", "ERR Error running script"} {
+		f, _ = New(Options{CrawlID: "c"})
+		if !f.judge(&resp.Error{Msg: msg}) || f.err == nil || !strings.Contains(f.err.Error(), msg) {
+			t.Errorf("%q: stopped %v", msg, f.err)
+		}
+	}
 	f, _ = New(Options{CrawlID: "c"})
 	if f.judge(resp.ErrConnectionLost) || f.err != nil {
 		t.Errorf("a lost connection stopped the fleet: %v", f.err)
@@ -135,9 +155,15 @@ func TestForgettingALeaseCountsItsUnsentSettlesAsFenced(t *testing.T) {
 	l := &lease{shard: 3, taken: map[string]string{}, settling: map[string]string{}}
 	f.held[3] = l
 	f.settles[l] = &settles{urls: []string{"http://a/1", "http://a/2"}, kinds: map[string]int{}}
+	f.keeps[l] = []any{"robots", "http://a", "..."} // a robots.txt on its way too
 	f.forget(l)
 	if f.Stats.Fenced != 2 || f.held[3] != nil || f.settles[l] != nil {
 		t.Fatalf("fenced %d, held %v, settles %v; want 2 fenced and the lease gone", f.Stats.Fenced, f.held[3], f.settles[l])
+	}
+	// Nothing of the lease is left to send: a write kept for a lease no
+	// longer held would wait for ever, and the crawl would never end.
+	if f.unsent() {
+		t.Fatalf("after the lease was let go, writes wait to be sent: keeps %v", f.keeps)
 	}
 }
 

@@ -56,12 +56,15 @@ func TestStepCapsAreExactAndLast(t *testing.T) {
 		if added, capped, _ := s.rawStep("A", 0, 2, []string{"http://c/p", "http://c/p?x=1", "http://c/p?x=2", "http://c/p?x=3", "http://c/q?x=1"}, 1, 0, nil, ""); added != 4 || capped != 1 {
 			t.Fatalf("a path, 3 of its queries capped at 2, and one of another: %d added, %d capped; want 4 and 1", added, capped)
 		}
+		if added, capped, _ := s.rawStep("A", 0, 2, []string{"http://c/p?x=4", "http://c/q?x=2"}, 1, 0, nil, ""); added != 1 || capped != 1 {
+			t.Fatalf("a later step: %d added, %d capped; want q's second query in and p's fourth over", added, capped)
+		}
 		tally := s.tally()
-		if tally["filtered:max_pages_per_host"] != "2" || tally["filtered:query_variants"] != "1" {
+		if tally["filtered:max_pages_per_host"] != "2" || tally["filtered:query_variants"] != "2" {
 			t.Fatalf("tally %v", tally)
 		}
-		if n := s.must(s.c.Do(s.y, "LLEN", testPrefix+"q:0")); n.Int != 7 {
-			t.Fatalf("%d URLs queued, want the 7 admitted", n.Int)
+		if n := s.must(s.c.Do(s.y, "LLEN", testPrefix+"q:0")); n.Int != 8 {
+			t.Fatalf("%d URLs queued, want the 8 admitted", n.Int)
 		}
 	})
 }

@@ -121,6 +121,12 @@ func TestFencingRefusesAProcessThatLostItsLease(t *testing.T) {
 		if r := s.must(s.run(beat, "A", 1000, 100, 0, 1)); r.Elems[2].Int != 0 {
 			t.Fatal("A renewed a lease B holds")
 		}
+		if n := s.must(s.run(release, "A", 0, 0, 1, 0)); n.Int != 0 {
+			t.Fatalf("A, finishing late, released %d leases; want none: B holds shard 0", n.Int)
+		}
+		if got := s.must(s.c.Do(s.y, "GET", testPrefix+"lease:0")); got.Str != "B 2" {
+			t.Fatalf("after A's late release, shard 0's lease is %q; want B's", got.Str)
+		}
 		v = s.must(s.step("B", nil, 0, 2, 5))
 		if got := entries(v.Elems[4].Elems[3]); len(got) != 2 || got[0] != "0 10 http://a/1" {
 			t.Fatalf("B took %v, want A's URL first, then the other", got)
@@ -243,4 +249,46 @@ func TestWhatIsPutBackIsPutBackOnce(t *testing.T) {
 	if out, err := rds.CLI("HGET", testPrefix+"tally", "put_back"); err != nil || strings.TrimSpace(out) != "2" {
 		t.Fatalf("the tally's put_back is %q (%v), want 2", out, err)
 	}
+}
+
+// A process that beats stays alive, however long it has beaten: each
+// beat moves its last sign of life on. (Counted from its first beat, it
+// would be dead a window later, and the others would take its shards.)
+func TestABeatingProcessStaysAlive(t *testing.T) {
+	t.Parallel() // each test has its own Redis
+	withScripts(t, func(s *scriptCall) {
+		t := s.t
+		for i := range 5 { // the last beats come more than a window after the first
+			if got := s.must(s.run(beat, "A", 300, 60000)); got.Elems[0].Int != 1 {
+				t.Fatalf("beat %d, every 100 ms with a window of 300: %d alive, want A", i, got.Elems[0].Int)
+			}
+			if err := task.Sleep(s.y, 100*time.Millisecond); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}
+
+// A dead holder's window of more than a thousand URLs (Lua's unpack
+// takes them a thousand at a time) goes back to the queue whole.
+func TestALargeWindowIsPutBackWhole(t *testing.T) {
+	t.Parallel() // it mostly waits on a lease; each test has its own Redis
+	withScripts(t, func(s *scriptCall) {
+		t := s.t
+		var links []string
+		for i := range 2500 {
+			links = append(links, "http://a/"+strconv.Itoa(i))
+		}
+		s.must(s.run(acquire, "A", 100, 0))
+		s.must(s.step("A", links, 0, 1, 2500))
+		if err := task.Sleep(s.y, 150*time.Millisecond); err != nil { // A's lease expires
+			t.Fatal(err)
+		}
+		if b := s.must(s.run(acquire, "B", 10000, 0)); b.Elems[2].Int != 2500 {
+			t.Fatalf("B's acquire: %v, want A's 2500 URLs put back", b)
+		}
+		if n := s.must(s.c.Do(s.y, "LLEN", testPrefix+"q:0")); n.Int != 2500 {
+			t.Fatalf("%d URLs back in the queue, want all 2500", n.Int)
+		}
+	})
 }
