@@ -8,6 +8,11 @@ package main
 // writer may not think of: error paths, Finish after a failure, a second
 // outage, a process with no shards, a slow Redis, a lost lease with state
 // on its way, an owner's name, big batches, a late holder's release.
+//
+// It was written after round 16's fleet survivors had tests. Its first
+// run (-own, with the e2e tests): 8 of 16 killed (50 %), three of its
+// five Lua mutants among the survivors. Each of the eight has a test
+// since, seen failing with it.
 
 func init() { mutants = append(mutants, round17...) }
 
