@@ -28,6 +28,14 @@ func (s *scriptCall) run(sc *resp.Script, args ...any) (resp.Value, error) {
 	return sc.Run(s.y, s.c, nil, append([]any{testPrefix, "inst"}, args...)...)
 }
 
+// sleep waits d on the loop: for a lease to expire, or a window to pass.
+func (s *scriptCall) sleep(d time.Duration) {
+	s.t.Helper()
+	if err := task.Sleep(s.y, d); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
 func (s *scriptCall) must(v resp.Value, err error) resp.Value {
 	s.t.Helper()
 	if err != nil {
@@ -107,9 +115,7 @@ func TestFencingRefusesAProcessThatLostItsLease(t *testing.T) {
 		if got := entries(v.Elems[4].Elems[3]); v.Elems[1].Int != 2 || len(got) != 1 || got[0] != "0 10 http://a/1" {
 			t.Fatalf("A's step: %v", v)
 		}
-		if err := task.Sleep(s.y, 150*time.Millisecond); err != nil { // A's lease expires
-			t.Fatal(err)
-		}
+		s.sleep(150 * time.Millisecond) // A's lease expires
 		b := s.must(s.run(acquire, "B", 10000, 0))
 		if b.Elems[1].Int != 2 || b.Elems[2].Int != 1 {
 			t.Fatalf("B's acquire: %v, want token 2 and A's one URL back", b)
@@ -230,18 +236,14 @@ func TestWhatIsPutBackIsPutBackOnce(t *testing.T) {
 		t := s.t
 		s.must(s.run(acquire, "A", 100, 0))
 		s.must(s.step("A", []string{"http://a/1", "http://a/2", "http://a/3"}, 0, 1, 2))
-		if err := task.Sleep(s.y, 150*time.Millisecond); err != nil { // A's lease expires
-			t.Fatal(err)
-		}
+		s.sleep(150 * time.Millisecond) // A's lease expires
 		if b := s.must(s.run(acquire, "B", 100, 0)); b.Elems[2].Int != 2 {
 			t.Fatalf("B's acquire: %v, want A's 2 URLs put back", b)
 		}
 		if n := s.must(s.c.Do(s.y, "SCARD", testPrefix+"p:0")); n.Int != 0 {
 			t.Fatalf("after the put back, the processing set holds %d, want 0", n.Int)
 		}
-		if err := task.Sleep(s.y, 150*time.Millisecond); err != nil { // B's lease expires, nothing taken
-			t.Fatal(err)
-		}
+		s.sleep(150 * time.Millisecond) // B's lease expires, nothing taken
 		if c := s.must(s.run(acquire, "C", 10000, 0)); c.Elems[2].Int != 0 {
 			t.Fatalf("C's acquire: %v, want nothing put back: B took nothing", c)
 		}
@@ -262,9 +264,7 @@ func TestABeatingProcessStaysAlive(t *testing.T) {
 			if got := s.must(s.run(beat, "A", 300, 60000)); got.Elems[0].Int != 1 {
 				t.Fatalf("beat %d, every 100 ms with a window of 300: %d alive, want A", i, got.Elems[0].Int)
 			}
-			if err := task.Sleep(s.y, 100*time.Millisecond); err != nil {
-				t.Fatal(err)
-			}
+			s.sleep(100 * time.Millisecond)
 		}
 	})
 }
@@ -281,9 +281,7 @@ func TestALargeWindowIsPutBackWhole(t *testing.T) {
 		}
 		s.must(s.run(acquire, "A", 100, 0))
 		s.must(s.step("A", links, 0, 1, 2500))
-		if err := task.Sleep(s.y, 150*time.Millisecond); err != nil { // A's lease expires
-			t.Fatal(err)
-		}
+		s.sleep(150 * time.Millisecond) // A's lease expires
 		if b := s.must(s.run(acquire, "B", 10000, 0)); b.Elems[2].Int != 2500 {
 			t.Fatalf("B's acquire: %v, want A's 2500 URLs put back", b)
 		}
