@@ -30,3 +30,26 @@ func TestFinishingAfterRedisLostTheCrawlIsErrGone(t *testing.T) {
 		t.Fatalf("Finish on a crawl Redis lost: %v, want ErrGone", err)
 	}
 }
+
+// Finish lets go of every lease it gives back: none is left held, with a
+// timer that would later count it lost and say its shard paused, after
+// the crawl is over.
+func TestFinishLetsGoOfTheLeasesItGivesBack(t *testing.T) {
+	t.Parallel() // each test has its own Redis
+	rds := redistest.Start(t, redistest.Options{})
+	f, _, l := offlineWith(t, Options{CrawlID: "c", Redis: rds.URL(), Settings: journal.Settings{Roots: []string{"http://a/"}}},
+		crawler.Config{NoRobots: true})
+	defer f.Close()
+	if _, err := task.Run(l, func(y task.Yield) (int, error) { return 0, f.Join(y, l) }); err != nil {
+		t.Fatal(err)
+	}
+	lse := &lease{shard: 3, token: 1, taken: map[string]string{}, settling: map[string]string{}}
+	f.held[3] = lse
+	f.extend(lse, l.Time())
+	if _, err := task.Run(l, func(y task.Yield) (int, error) { return 0, f.Finish(y) }); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.held) != 0 || lse.timer != nil {
+		t.Fatalf("after Finish: %d leases held, a timer left %v; want none", len(f.held), lse.timer != nil)
+	}
+}

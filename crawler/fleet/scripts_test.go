@@ -290,3 +290,18 @@ func TestALargeWindowIsPutBackWhole(t *testing.T) {
 		}
 	})
 }
+
+// A beat before any link is written reads pending as -1, "not begun",
+// never as 0, which would mean nothing is left and end the crawl.
+func TestABeatBeforeAnyLinkSaysTheCrawlHasNotBegun(t *testing.T) {
+	t.Parallel() // each test has its own Redis
+	withScripts(t, func(s *scriptCall) {
+		if got := s.must(s.run(beat, "A", 60000, 60000)); got.Elems[1].Int != -1 {
+			s.t.Fatalf("a beat on a crawl with nothing written: pending %d, want -1", got.Elems[1].Int)
+		}
+		s.must(s.step("A", []string{"http://a/1"}, 0, 1, 0))
+		if got := s.must(s.run(beat, "A", 60000, 60000)); got.Elems[1].Int != 1 {
+			s.t.Fatalf("a beat after one link: pending %d, want 1", got.Elems[1].Int)
+		}
+	})
+}
