@@ -288,3 +288,29 @@ func TestQueuedTimeSaturates(t *testing.T) {
 		t.Fatalf("queued at %v: QueuedMS %d, want %d", late, j.Item.QueuedMS, int32(math.MaxInt32))
 	}
 }
+
+// Many retries of a host due at the same moment come back in the order
+// they were requeued, however many there are: the time alone does not
+// order them.
+func TestManyRetriesDueTogetherComeBackInTheirOrder(t *testing.T) {
+	f := frontier.New(frontier.Options{})
+	h := f.Host("http://a", "a")
+	urls := []string{"a1", "a2", "a3", "a4", "a5", "a6", "a7"}
+	push(f, h, 0, urls...)
+	for range urls {
+		j := next(t, f, 0)
+		f.Sent(j, 0)
+		f.Requeue(j, 0, 100*ms)
+	}
+	none(t, f, 50*ms)
+	var got []string
+	for range urls {
+		j := next(t, f, 100*ms)
+		got = append(got, j.Item.URL)
+		f.Sent(j, 100*ms)
+		f.Finish(j, 100*ms)
+	}
+	if !slices.Equal(got, urls) {
+		t.Fatalf("came out %v, want %v", got, urls)
+	}
+}

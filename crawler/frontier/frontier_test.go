@@ -556,3 +556,46 @@ func TestHoldOutlastsARequestInFlightAtTheTime(t *testing.T) {
 	none(t, f, 9*time.Second-1)
 	wake(t, f, 9*time.Second)
 }
+
+// Admit is asked of a gate job too: a refused robots.txt stays the host's
+// next job, and is handed out once Admit says yes.
+func TestAdmitRefusalLeavesTheGate(t *testing.T) {
+	yes := false
+	var asked []frontier.Job
+	f := frontier.New(frontier.Options{Admit: func(j frontier.Job) bool {
+		asked = append(asked, j)
+		return yes
+	}})
+	h := f.Host("http://a", "a")
+	f.Gate(h, frontier.Item{URL: "http://a/robots.txt"})
+	push(f, h, 0, "a1")
+	none(t, f, 0)
+	if len(asked) != 1 || !asked[0].Gate {
+		t.Fatalf("Admit asked of %+v, want the gate once", asked)
+	}
+	if f.Queued() != 1 || f.Running() != 0 {
+		t.Fatalf("queued %d running %d after a refusal", f.Queued(), f.Running())
+	}
+	yes = true
+	if g := next(t, f, 0); !g.Gate || g.Item.URL != "http://a/robots.txt" {
+		t.Fatalf("handed out %+v, want the gate", g)
+	}
+}
+
+// A spacing set on a server no request was ever sent to holds nothing
+// back: there is no last request for it to count from, and the first
+// request may go at once.
+func TestSetDelayBeforeAnySendHoldsNothing(t *testing.T) {
+	f := frontier.New(frontier.Options{})
+	h := f.Host("http://a", "a")
+	push(f, h, 0, "a1", "a2")
+	f.SetDelay(h, 500*ms)
+	wake(t, f, 0)
+	j := next(t, f, 0)
+	if j.Item.URL != "a1" {
+		t.Fatalf("handed out %s, want a1", j.Item.URL)
+	}
+	f.Sent(j, 10*ms)
+	f.Finish(j, 20*ms)
+	wake(t, f, 510*ms) // from the first send on, the spacing counts
+}

@@ -47,3 +47,26 @@ func TestExtractCharsetBaseHref(t *testing.T) {
 		t.Errorf("got %q, want %q", s, want)
 	}
 }
+
+// TestExtractCharsetReplacementAsUTF8: a page in a refused encoding
+// ("iso-2022-kr", whose encoding is "replacement") sends its links exactly
+// as a UTF-8 page does, even where the body holds bytes that are not
+// UTF-8: those are not rewritten to U+FFFD.
+func TestExtractCharsetReplacementAsUTF8(t *testing.T) {
+	const doc = "<a href=\"/\xff?q=\xff\">x</a><a href=\"/?q=a\xe9b\">y</a><a href=\"/?q=é\">z</a>"
+	utf8Links, err := ExtractCharset([]byte(doc), mustParse(t, page), "utf-8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ExtractCharset([]byte(doc), mustParse(t, page), "iso-2022-kr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"http://example.com/%FF?q=%FF", "http://example.com/?q=a%E9b", "http://example.com/?q=%C3%A9"}
+	if s := urlStrings(utf8Links); !reflect.DeepEqual(s, want) {
+		t.Errorf("utf-8: got %q, want %q", s, want)
+	}
+	if s := urlStrings(got); !reflect.DeepEqual(s, want) {
+		t.Errorf("iso-2022-kr: got %q, want %q", s, want)
+	}
+}

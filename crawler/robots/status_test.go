@@ -14,6 +14,8 @@ func TestForStatus(t *testing.T) {
 		{302, FollowRedirect},
 		{307, FollowRedirect},
 		{308, FollowRedirect},
+		{300, FollowRedirect},
+		{399, FollowRedirect}, // any 3xx, known or not
 		{400, Unavailable},
 		{401, Unavailable},
 		{403, Unavailable},
