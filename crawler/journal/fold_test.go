@@ -2,6 +2,7 @@ package journal_test
 
 import (
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"slices"
@@ -406,5 +407,112 @@ func TestJournalsFoldAtHalfTheSnapshotsSize(t *testing.T) {
 	}
 	if after, _, _ := gen(); after == snap {
 		t.Fatalf("no fold after the journals grew to about %d bytes, past half the snapshot's %d", journals, size)
+	}
+}
+
+// A snapshot written before snapshots named their -o file (version 1, no
+// F entry) is still read: a start from one finds the same work left as
+// from the version 2 snapshot it is made of, with no notice.
+func TestAVersion1SnapshotIsStillRead(t *testing.T) {
+	dir := t.TempDir()
+	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out.jsonl")
+	want := foldCrawl(t, state, out, 60)
+	snaps, _ := filepath.Glob(filepath.Join(state, "snapshot.*"))
+	if len(snaps) != 1 {
+		t.Fatalf("snapshots %v: want one", snaps)
+	}
+	b, err := os.ReadFile(snaps[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "\nF\t") {
+		t.Fatal("the snapshot names an -o file: not what version 1 could hold")
+	}
+	// Its header, as version 1 wrote it: the same numbers, version 1,
+	// sealed with its checksum.
+	header, rest, _ := strings.Cut(string(b), "\n")
+	fields := strings.Split(header, "\t")
+	if len(fields) != 8 || fields[0] != "I" || fields[1] != "2" {
+		t.Fatalf("header %q: want I, version 2, five numbers and a checksum", header)
+	}
+	fields[1] = "1"
+	line := strings.Join(fields[:7], "\t")
+	line += fmt.Sprintf("\t%08x\n", crc32.ChecksumIEEE([]byte(line)))
+	if err := os.WriteFile(snaps[0], []byte(line+rest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	j := open(t, state)
+	defer j.Close()
+	o, err := journal.Append(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	r := start(t, j, time.Now(), o)
+	if !slices.Equal(r.queued, want) {
+		t.Fatalf("to do\n%v\nwant\n%v", r.queued, want)
+	}
+	if r.summary.Done != 60 || len(r.robots) != 1 || len(r.holds) != 1 {
+		t.Fatalf("%+v, robots %v, holds %v", r.summary, r.robots, r.holds)
+	}
+	for i := range 121 {
+		if !r.known.Has(fmt.Sprintf("http://a.test/%d", i)) {
+			t.Fatalf("page %d is not known", i)
+		}
+	}
+	if n := j.Notices(); len(n) != 0 {
+		t.Fatalf("notices %q", n)
+	}
+}
+
+// The seen set a start hands over counts both halves: the URLs in the
+// snapshot's seen file and those the journals after it added, once each.
+// A caller sizes its seen set (in memory or on disk) by Len, so Len is
+// exactly how many hashes Each gives.
+func TestTheSeenBaseCountsTheSnapshotAndTheJournalsAfterIt(t *testing.T) {
+	dir := t.TempDir()
+	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out.jsonl")
+	foldCrawl(t, state, out, 60) // pages 0 to 120 seen
+	j := open(t, state)
+	o, err := journal.Append(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start(t, j, time.Now(), o)
+	// Three new URLs, and one the snapshot already holds.
+	write(t, j, queued("http://a.test/500", "http://a.test/501", "http://a.test/502", "http://a.test/3"))
+	j.Close()
+	o.Close()
+
+	j = open(t, state)
+	defer j.Close()
+	o, err = journal.Append(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	var length, each, inFile, added int
+	called := false
+	_, err = j.Replay(time.Now(), journal.Visitor{
+		Known: func(base *journal.SeenBase) {
+			called = true
+			length, inFile, added = base.Len(), base.InFile, len(base.Added)
+			if err := base.Each(func(uint64) { each++ }); err != nil {
+				t.Fatal(err)
+			}
+		},
+	}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !called {
+		t.Fatal("the replay handed over no seen set")
+	}
+	if added == 0 || inFile == 0 {
+		t.Fatalf("%d in the seen file, %d added: want both halves", inFile, added)
+	}
+	if length != 124 || each != 124 {
+		t.Fatalf("Len %d, Each gave %d (%d in the file, %d added); want 124: pages 0 to 120 and 3 new", length, each, inFile, added)
 	}
 }

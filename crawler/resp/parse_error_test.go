@@ -97,6 +97,32 @@ func TestLimitsAtTheirEdge(t *testing.T) {
 	}
 }
 
+// Limits left at zero take the documented defaults: with no MaxDepth set,
+// arrays nested exactly DefaultMaxDepth deep are read, and one level more
+// is refused.
+func TestDefaultDepthLimitAtItsEdge(t *testing.T) {
+	nested := func(depth int) string { return strings.Repeat("*1\r\n", depth) + ":7\r\n" }
+	at := nested(resp.DefaultMaxDepth)
+	got := parsePieces(resp.Limits{}, oneRead(at))
+	if got.err != nil || !got.done || got.used != len(at) {
+		t.Fatalf("nested %d deep: %v, done %v, used %d of %d", resp.DefaultMaxDepth, got.err, got.done, got.used, len(at))
+	}
+	v := got.v
+	for range resp.DefaultMaxDepth {
+		if v.Kind != resp.KindArray || len(v.Elems) != 1 {
+			t.Fatalf("nested %d deep: got %v, want arrays of one element down to :7", resp.DefaultMaxDepth, got.v)
+		}
+		v = v.Elems[0]
+	}
+	if v.Kind != resp.KindInteger || v.Int != 7 {
+		t.Fatalf("innermost element: %v, want :7", v)
+	}
+	got = parsePieces(resp.Limits{}, oneRead(nested(resp.DefaultMaxDepth+1)))
+	if !errors.Is(got.err, resp.ErrTooLarge) || !strings.Contains(got.err.Error(), "nested") {
+		t.Fatalf("nested %d deep: %v, want ErrTooLarge mentioning nesting", resp.DefaultMaxDepth+1, got.err)
+	}
+}
+
 // A length the limits cannot fit is refused as soon as its line ends,
 // before the bytes it announces arrive or anything is allocated for them:
 // a server cannot make the client wait for, or reserve, what it will

@@ -12,7 +12,8 @@ import (
 
 // A reply that does not come within ReplyTimeout closes the connection:
 // the commands in flight fail with a TimeoutError (phase "reply") that
-// matches ErrConnectionLost, and the client reconnects.
+// matches ErrConnectionLost and, to a net.Error-style check, says it is
+// a timeout; and the client reconnects.
 func TestReplyTimeout(t *testing.T) {
 	_, l, c := withServer(t, redistest.Options{}, resp.Options{ReplyTimeout: 100 * time.Millisecond})
 	slow := c.Send("DEBUG", "SLEEP", "0.5")
@@ -23,6 +24,10 @@ func TestReplyTimeout(t *testing.T) {
 		var terr *resp.TimeoutError
 		if !errors.As(err, &terr) || terr.Phase != "reply" || !errors.Is(err, resp.ErrTimeout) || !errors.Is(err, resp.ErrConnectionLost) {
 			t.Fatalf("got %v; want a reply timeout, connection lost", err)
+		}
+		var timeout interface{ Timeout() bool }
+		if !errors.As(err, &timeout) || !timeout.Timeout() {
+			t.Fatalf("got %v; a net.Error-style check does not see a timeout", err)
 		}
 	}
 	if waited := time.Since(start); waited > 450*time.Millisecond {
