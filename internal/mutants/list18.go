@@ -5,6 +5,14 @@ package main
 // tests: 12 of crawler/fleet (4 in its Lua), 6 of crawler/journal, 5 of
 // crawler/frontier, 4 of crawler/resp, 3 each of crawler/robots,
 // crawler/links and crawler/urlnorm.
+//
+// It was written after every survivor of rounds 16 and 17 had a test. Its
+// first run (-own, with the e2e tests): 24 of 35 killed (69 %), and one
+// did not compile (fleet/acquire-lease-from-answer, left as written, not
+// counted). crawler/urlnorm 3 of 3, the fleet 9 of 11, crawler/journal 4
+// of 6, crawler/robots and links 2 of 3 each, crawler/resp 2 of 4,
+// crawler/frontier 2 of 5. Each of the eleven survivors has a test since,
+// seen failing with it.
 
 func init() { mutants = append(mutants, round18...) }
 
