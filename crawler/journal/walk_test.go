@@ -1,0 +1,162 @@
+package journal_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"loopkit/crawler/journal"
+)
+
+// A URL done twice (a D entry written again, as a crawl killed after its
+// batch and before its job ended writes it) counts once: in the URLs done
+// and in its host's pages.
+func TestAURLDoneTwiceCountsOnce(t *testing.T) {
+	dir := t.TempDir()
+	opts := journal.Options{Counts: func(string) (string, string) { return "http://a.test", "" }}
+	j, err := journal.Open(dir, settings, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start(t, j, time.Now(), nil)
+	u := "http://a.test/1"
+	write(t, j, journal.AppendDone(journal.AppendDone(queued(u, "http://a.test/2"), u), u))
+	j.Close()
+
+	j, err = journal.Open(dir, settings, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	r := start(t, j, time.Now(), nil)
+	if !slices.Equal(r.queued, todo("http://a.test/2")) || r.summary.Done != 1 || r.pages["http://a.test"] != 1 {
+		t.Fatalf("to do %v, %d done, %d pages on a.test; want page 2, 1 done, 1 page", r.queued, r.summary.Done, r.pages["http://a.test"])
+	}
+}
+
+// An O entry for bytes before the end of what is counted (left by a start
+// that cut -o) is void: it does not take what is counted back to where it
+// ends, so -o is not cut there, and the page whose line follows keeps it.
+func TestAnEntryBehindWhatIsCountedIsVoid(t *testing.T) {
+	dir := t.TempDir()
+	state, path := filepath.Join(dir, "state"), filepath.Join(dir, "out.jsonl")
+	u1, u2 := "http://a.test/1", "http://a.test/2"
+	j := open(t, state)
+	out, _ := journal.Append(path)
+	start(t, j, time.Now(), out)
+	page(t, j, out, queued(u1, u2), u1)
+	page(t, j, out, nil, u2)
+	size := out.Size()
+	write(t, j, journal.AppendOutput(nil, 0, line(u1), []journal.Line{{URL: u1, Depth: 1, Len: len(line(u1))}}))
+	j.Close()
+	out.Close()
+
+	j = open(t, state)
+	defer j.Close()
+	out, _ = journal.Append(path)
+	defer out.Close()
+	r := start(t, j, time.Now(), out)
+	if len(r.queued) != 0 || r.summary.Done != 2 || out.Size() != size || len(j.Notices()) != 0 {
+		t.Fatalf("to do %v, %d done, -o %d bytes, notices %q; want nothing to do, 2 done, -o's %d bytes kept, no notice",
+			r.queued, r.summary.Done, out.Size(), j.Notices(), size)
+	}
+}
+
+// A start's X entry that says -o held more than the entries before it
+// count (the ones that took it there were damaged since) ends what is
+// counted: no O entry after it counts either, -o is cut where the whole
+// entries end, saying it does not hold what the journal vouched for, and
+// the log is rewritten (a snapshot) so that no later start counts them.
+func TestAStartPastWhatIsCountedEndsIt(t *testing.T) {
+	dir := t.TempDir()
+	state, path := filepath.Join(dir, "state"), filepath.Join(dir, "out.jsonl")
+	u1, u2, u3 := "http://a.test/1", "http://a.test/2", "http://a.test/3"
+	j := open(t, state)
+	out, _ := journal.Append(path)
+	start(t, j, time.Now(), out)
+	page(t, j, out, queued(u1, u2, u3), u1)
+	kept := out.Size()
+	page(t, j, out, nil, u2)
+	write(t, j, journal.StartEntry(out.Size(), false)) // a start found -o whole
+	page(t, j, out, nil, u3)
+	j.Close()
+	out.Close()
+	// Page 2's O entry is damaged since.
+	name := filepath.Join(state, "journal.1")
+	b, _ := os.ReadFile(name)
+	at := bytes.Index(b, []byte("\t1\t"+u2))
+	if at < 0 {
+		t.Fatalf("no O entry for page 2 in %q", b)
+	}
+	b[at+len("\t1\t"+u2)-1] = '9'
+	os.WriteFile(name, b, 0o644)
+
+	j = open(t, state)
+	defer j.Close()
+	out, _ = journal.Append(path)
+	defer out.Close()
+	r := start(t, j, time.Now(), out)
+	if !slices.Equal(r.queued, todo(u2, u3)) || r.summary.Done != 1 || out.Size() != kept {
+		t.Fatalf("to do %v, %d done, -o %d bytes; want %v, 1 done, -o cut to page 1's %d bytes", r.queued, r.summary.Done, out.Size(), todo(u2, u3), kept)
+	}
+	n := j.Notices()
+	if len(n) != 2 || !strings.Contains(n[0], "1 damaged line") || !strings.Contains(n[1], "does not hold what the journal vouched for") {
+		t.Fatalf("notices %q; want the damaged line copied aside, then -o cut where the journal's vouching ends", n)
+	}
+	if _, err := os.Stat(filepath.Join(state, "snapshot.1")); err != nil {
+		t.Fatalf("the log was not rewritten: %v", err)
+	}
+}
+
+// -o cut below what the snapshot vouched for, with no O entry in the
+// journal after the snapshot (a start folded everything as it began):
+// the start's X entry below the snapshot's size takes what is counted
+// back to the cut, so that the snapshot it folds into vouches for what
+// -o holds, and the next start finds nothing more to make good.
+func TestOutputCutBelowASnapshotWithNothingAfterIt(t *testing.T) {
+	dir := t.TempDir()
+	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out.jsonl")
+	u1, u2, u3, u4 := "http://a.test/1", "http://a.test/2", "http://a.test/3", "http://a.test/4"
+	j := open(t, state)
+	o, _ := journal.Append(out)
+	start(t, j, time.Now(), o)
+	page(t, j, o, queued(u1, u2, u3, u4), u1)
+	at := o.Size()
+	page(t, j, o, nil, u2, u3)
+	j.Close()
+	o.Close()
+	j, err := journal.Open(state, settings, journal.Options{FoldMin: 1}) // folds as it begins
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _ = journal.Append(out)
+	start(t, j, time.Now(), o)
+	if err := j.WaitFold(); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	o.Close()
+
+	os.Truncate(out, at) // after page 1's line
+	for run := 1; run <= 2; run++ {
+		j := open(t, state)
+		o, _ := journal.Append(out)
+		r := start(t, j, time.Now(), o)
+		// pages to do again come back at the depth of their lines, with
+		// no redirects followed
+		want := append(todo(u4), u2+" 1 0", u3+" 1 0")
+		if r.summary.Done != 1 || o.Size() != at || !slices.Equal(r.queued, want) {
+			t.Fatalf("run %d: %d done, to do %v, -o %d bytes; want page 1 done, %v, %d bytes",
+				run, r.summary.Done, r.queued, o.Size(), want, at)
+		}
+		if n := j.Notices(); run == 2 && len(n) != 0 {
+			t.Fatalf("run 2: notices %q", n)
+		}
+		j.Close()
+		o.Close()
+	}
+}
