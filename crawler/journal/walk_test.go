@@ -2,6 +2,7 @@ package journal_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -158,5 +159,28 @@ func TestOutputCutBelowASnapshotWithNothingAfterIt(t *testing.T) {
 		}
 		j.Close()
 		o.Close()
+	}
+}
+
+// Bytes of -o that cannot be read back when a start cuts them (the file
+// was cut meanwhile, under the Output) are cut all the same, and counted
+// as no lines: nothing is copied aside as damage, for nothing was read.
+func TestOutputBytesThatCannotBeReadAreCutWithoutACopy(t *testing.T) {
+	dir := t.TempDir()
+	state, path := filepath.Join(dir, "state"), filepath.Join(dir, "out.jsonl")
+	held := append(line("http://other.test/1"), line("http://other.test/2")...)
+	os.WriteFile(path, held, 0o644)
+	j := open(t, state)
+	defer j.Close()
+	out, _ := journal.Append(path)
+	defer out.Close()
+	os.Truncate(path, 0)
+	start(t, j, time.Now(), out)
+	want := fmt.Sprintf("cut %d bytes after the 0 the journal vouches for (0 whole lines); the journal vouches for none of it", len(held))
+	if n := j.Notices(); len(n) != 1 || !strings.HasSuffix(n[0], want) || out.Size() != 0 {
+		t.Fatalf("notices %q, -o %d bytes; want one saying %q, -o empty", n, out.Size(), want)
+	}
+	if _, err := os.Stat(filepath.Join(state, "damaged")); !os.IsNotExist(err) {
+		t.Fatalf("something was copied aside: %v", err)
 	}
 }
