@@ -1,0 +1,101 @@
+package journal_test
+
+import (
+	"fmt"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"loopkit/crawler/journal"
+)
+
+// smallSnapshot writes a crawl of one page done and three to do, with a
+// robots.txt, and folds it into snapshot.1 as the next start begins. It
+// returns the snapshot's path.
+func smallSnapshot(t *testing.T, state, out string) string {
+	t.Helper()
+	j := open(t, state)
+	o, _ := journal.Append(out)
+	start(t, j, time.Now(), o)
+	b := queued("http://a.test/1", "http://a.test/2", "http://a.test/3", "http://a.test/4")
+	b = journal.AppendRobots(b, "http://a.test", time.Now().Add(time.Hour), []byte("User-agent: *\n"))
+	page(t, j, o, b, "http://a.test/1")
+	j.Close()
+	o.Close()
+	j, err := journal.Open(state, settings, journal.Options{FoldMin: 1}) // folds as it begins
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _ = journal.Append(out)
+	start(t, j, time.Now(), o)
+	if err := j.WaitFold(); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	o.Close()
+	path := filepath.Join(state, "snapshot.1")
+	if _, err := os.Stat(path); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// reseal gives an entry (without its checksum and newline) its checksum.
+func reseal(entry string) string {
+	return fmt.Sprintf("%s\t%08x\n", entry, crc32.ChecksumIEEE([]byte(entry)))
+}
+
+// A snapshot edited into entries that are each whole, but not what a
+// snapshot holds — a header of another version, or none, a damaged entry
+// before its queue, an entry other than a URL to do in its queue — is
+// refused, saying why, rather than read as part of the crawl.
+func TestASnapshotOfTheWrongShapeIsRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(lines []string) []string // the snapshot's lines, each with its newline
+		says string
+	}{
+		{"version 3", func(l []string) []string {
+			f := strings.Split(l[0], "\t")
+			f[1] = "3"
+			l[0] = reseal(strings.Join(f[:len(f)-1], "\t"))
+			return l
+		}, "no header of this version"},
+		{"no header", func(l []string) []string { return l[1:] }, "no header of this version"},
+		{"a damaged entry before the queue", func(l []string) []string {
+			l[1] = strings.Replace(l[1], "\t", "\tx", 1)
+			return l
+		}, "a damaged entry at byte"},
+		{"a page sent in the queue", func(l []string) []string {
+			q := slicesIndexPrefix(l, "Q\t")
+			return append(l[:q+1:q+1], append([]string{string(journal.AppendSent(nil, "http://a.test/9"))}, l[q+1:]...)...)
+		}, "an entry out of place in its queue"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out.jsonl")
+			snap := smallSnapshot(t, state, out)
+			b, _ := os.ReadFile(snap)
+			lines := strings.SplitAfter(string(b), "\n")
+			lines = tc.edit(lines[:len(lines)-1])
+			os.WriteFile(snap, []byte(strings.Join(lines, "")), 0o644)
+			if err := replayErr(t, state, out); err == nil || !strings.Contains(err.Error(), tc.says) || !strings.Contains(err.Error(), "damaged") {
+				t.Fatalf("replay: %v; want it refused as damaged, saying %q", err, tc.says)
+			}
+		})
+	}
+}
+
+// slicesIndexPrefix is the index of the first of lines that starts with
+// prefix.
+func slicesIndexPrefix(lines []string, prefix string) int {
+	for i, l := range lines {
+		if strings.HasPrefix(l, prefix) {
+			return i
+		}
+	}
+	panic("no line starts with " + prefix)
+}
