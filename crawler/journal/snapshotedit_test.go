@@ -5,6 +5,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -98,4 +99,62 @@ func slicesIndexPrefix(lines []string, prefix string) int {
 		}
 	}
 	panic("no line starts with " + prefix)
+}
+
+// -o cut below the snapshot twice, the second time lower, with no page
+// done between: the first start's cut is in the done log, so the second
+// start does again only the pages whose lines the second cut took, and
+// not again the page the first cut took (to do already): each page to
+// do is handed out once, and the pages done are counted right.
+func TestOutputCutBelowTheSnapshotTwiceDoesEachPageOnce(t *testing.T) {
+	dir := t.TempDir()
+	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out.jsonl")
+	u := func(i int) string { return fmt.Sprintf("http://a.test/%d", i) }
+	j := open(t, state)
+	o, _ := journal.Append(out)
+	start(t, j, time.Now(), o)
+	page(t, j, o, queued(u(1), u(2), u(3), u(4)), u(1))
+	one := o.Size()
+	page(t, j, o, nil, u(2), u(3))
+	three := o.Size()
+	page(t, j, o, nil, u(4))
+	j.Close()
+	o.Close()
+	j, err := journal.Open(state, settings, journal.Options{FoldMin: 1}) // folds as it begins
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _ = journal.Append(out)
+	start(t, j, time.Now(), o)
+	if err := j.WaitFold(); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	o.Close()
+
+	for _, c := range []struct {
+		at    int64
+		done  int
+		todo  []string
+		again string // the notice's count
+	}{
+		{three, 3, []string{u(4) + " 1 0"}, "the 1 page whose"},
+		{one, 1, []string{u(4) + " 1 0", u(2) + " 1 0", u(3) + " 1 0"}, "the 2 pages whose"},
+	} {
+		os.Truncate(out, c.at)
+		j := open(t, state)
+		o, _ := journal.Append(out)
+		r := start(t, j, time.Now(), o)
+		n := j.Notices()
+		j.Close()
+		o.Close()
+		if len(n) != 1 || !strings.Contains(n[0], c.again) {
+			t.Fatalf("-o cut at %d: notices %q; want one saying %q", c.at, n, c.again)
+		}
+		slices.Sort(r.queued)
+		slices.Sort(c.todo)
+		if r.summary.Done != c.done || !slices.Equal(r.queued, c.todo) {
+			t.Fatalf("-o cut at %d: %d done, to do %v; want %d done, %v", c.at, r.summary.Done, r.queued, c.done, c.todo)
+		}
+	}
 }
