@@ -376,8 +376,9 @@ func TestDamageInTheMiddleIsCopiedAside(t *testing.T) {
 		t.Fatalf("to do %v, want %v (the page done after the damage is done again)", r.queued, want)
 	}
 	n := j.Notices()
-	copied := filepath.Join(dir, "damaged", "journal.1."+fmt.Sprint(len(journal.StartEntry(0, true))+len(queued("http://a.test/1"))))
-	if len(n) != 1 || !strings.Contains(n[0], "1 damaged line") || !strings.Contains(n[0], "in which 1 URLs can be read") ||
+	at := len(journal.StartEntry(0, true)) + len(queued("http://a.test/1"))
+	copied := filepath.Join(dir, "damaged", "journal.1."+fmt.Sprint(at))
+	if len(n) != 1 || !strings.Contains(n[0], "1 damaged line") || !strings.Contains(n[0], fmt.Sprintf("(%d bytes at byte %d, in which 1 URLs can be read)", len(damaged), at)) ||
 		!strings.Contains(n[0], "copied to "+copied) {
 		t.Fatalf("notices %q, want one naming %s", n, copied)
 	}
