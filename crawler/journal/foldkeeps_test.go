@@ -240,3 +240,21 @@ func TestAnotherOutputCutsTheFirstFilesTail(t *testing.T) {
 		t.Fatalf("notices %q", n)
 	}
 }
+
+// A fold that counts no O entry (a crawl whose -o is no file: its pages
+// are done by D entries) leaves no done log: there is nothing for it to
+// say whose lines are where.
+func TestAFoldWithoutLinesLeavesNoDoneLog(t *testing.T) {
+	dir := t.TempDir()
+	j := openFolding(t, dir)
+	start(t, j, time.Now(), nil)
+	write(t, j, journal.AppendDone(queued("http://a.test/1", "http://a.test/2"), "http://a.test/1"))
+	waitFold(t, j)
+	j.Close()
+	if _, err := os.Stat(filepath.Join(dir, "snapshot.1")); err != nil {
+		t.Fatalf("no fold: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "done")); !os.IsNotExist(err) {
+		t.Fatalf("a done log of a crawl without lines: %v", err)
+	}
+}
