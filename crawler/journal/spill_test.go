@@ -79,3 +79,24 @@ func TestASpillDirectoryStartsEmpty(t *testing.T) {
 		t.Fatalf("a given spill directory was removed: %v", err)
 	}
 }
+
+// Dir is where the chunks go: the directory given, or the temporary one
+// made, which the chunks' names are in.
+func TestASpillSaysItsDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "spill")
+	s, err := journal.OpenSpill(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Dir() != dir || filepath.Dir(s.Name()) != dir {
+		t.Fatalf("Dir %q, a chunk's name in %q; want %q", s.Dir(), filepath.Dir(s.Name()), dir)
+	}
+	tmp, err := journal.OpenSpill("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tmp.Close()
+	if st, err := os.Stat(tmp.Dir()); err != nil || !st.IsDir() || filepath.Dir(tmp.Name()) != tmp.Dir() {
+		t.Fatalf("a temporary spill's Dir %q: %v", tmp.Dir(), err)
+	}
+}

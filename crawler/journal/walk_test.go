@@ -2,7 +2,9 @@ package journal_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -182,5 +184,39 @@ func TestOutputBytesThatCannotBeReadAreCutWithoutACopy(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(state, "damaged")); !os.IsNotExist(err) {
 		t.Fatalf("something was copied aside: %v", err)
+	}
+}
+
+// ReadSettings says what a directory's crawl.json holds without opening
+// it: nothing in a directory never begun, the settings once begun, and
+// an error naming crawl.json when it is not JSON.
+func TestReadSettingsWithoutOpening(t *testing.T) {
+	dir := t.TempDir()
+	if s, ok, err := journal.ReadSettings(dir); ok || err != nil || s.Scope != "" {
+		t.Fatalf("an empty directory: %+v, %v, %v; want nothing", s, ok, err)
+	}
+	mine := settings
+	mine.Exclude, mine.Output = "x", "/o.jsonl"
+	j, err := journal.Open(dir, mine, journal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start(t, j, time.Now(), nil)
+	j.Close()
+	s, ok, err := journal.ReadSettings(dir)
+	if !ok || err != nil || len(journal.Differences(s, mine)) != 0 {
+		t.Fatalf("read %+v, %v, %v; want %+v", s, ok, err, mine)
+	}
+	os.WriteFile(filepath.Join(dir, "crawl.json"), []byte("{"), 0o644)
+	if _, ok, err := journal.ReadSettings(dir); ok || err == nil || !strings.Contains(err.Error(), "crawl.json") {
+		t.Fatalf("a crawl.json that is not JSON: %v, %v", ok, err)
+	}
+	// a crawl.json that cannot be read: the error is the read's, not a
+	// parse of nothing
+	other := t.TempDir()
+	os.Mkdir(filepath.Join(other, "crawl.json"), 0o755)
+	var pathErr *fs.PathError
+	if _, ok, err := journal.ReadSettings(other); ok || !errors.As(err, &pathErr) {
+		t.Fatalf("a crawl.json that is a directory: %v, %v; want the read's error", ok, err)
 	}
 }
