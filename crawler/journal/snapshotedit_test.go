@@ -158,3 +158,43 @@ func TestOutputCutBelowTheSnapshotTwiceDoesEachPageOnce(t *testing.T) {
 		}
 	}
 }
+
+// A done log with an entry missing from its middle cannot say whose
+// lines were in the gap: -o cut below the snapshot is then refused,
+// saying so, rather than going on with pages lost.
+func TestADoneLogWithAGapIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out.jsonl")
+	j := open(t, state)
+	o, _ := journal.Append(out)
+	start(t, j, time.Now(), o)
+	page(t, j, o, queued("http://a.test/1", "http://a.test/2", "http://a.test/3"), "http://a.test/1")
+	one := o.Size()
+	page(t, j, o, nil, "http://a.test/2")
+	page(t, j, o, nil, "http://a.test/3")
+	j.Close()
+	o.Close()
+	j, err := journal.Open(state, settings, journal.Options{FoldMin: 1}) // folds as it begins
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _ = journal.Append(out)
+	start(t, j, time.Now(), o)
+	if err := j.WaitFold(); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	o.Close()
+
+	done := filepath.Join(state, "done")
+	b, _ := os.ReadFile(done)
+	lines := strings.SplitAfter(string(b), "\n")
+	if len(lines) != 4 { // three entries, and what follows the last newline
+		t.Fatalf("the done log holds %q; want three O entries", b)
+	}
+	os.WriteFile(done, []byte(lines[0]+lines[2]), 0o644)
+	os.Truncate(out, one)
+	if err := replayErr(t, state, out); err == nil || !strings.Contains(err.Error(), "the done log") {
+		t.Fatalf("replay: %v; want it refused for want of the done log's entries", err)
+	}
+}
