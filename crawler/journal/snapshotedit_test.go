@@ -165,13 +165,34 @@ func TestOutputCutBelowTheSnapshotTwiceDoesEachPageOnce(t *testing.T) {
 func TestADoneLogWithAGapIsRefused(t *testing.T) {
 	dir := t.TempDir()
 	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out.jsonl")
+	ends := threePagesFolded(t, state, out)
+
+	done := filepath.Join(state, "done")
+	b, _ := os.ReadFile(done)
+	lines := strings.SplitAfter(string(b), "\n")
+	if len(lines) != 4 { // three entries, and what follows the last newline
+		t.Fatalf("the done log holds %q; want three O entries", b)
+	}
+	os.WriteFile(done, []byte(lines[0]+lines[2]), 0o644)
+	os.Truncate(out, ends[0])
+	if err := replayErr(t, state, out); err == nil || !strings.Contains(err.Error(), "the done log") {
+		t.Fatalf("replay: %v; want it refused for want of the done log's entries", err)
+	}
+}
+
+// threePagesFolded writes a crawl of three pages done, each in its own
+// batch (an O entry each), and folds it into snapshot.1 as the next start
+// begins. It returns where each page's line ends in -o.
+func threePagesFolded(t *testing.T, state, out string) (ends [3]int64) {
+	t.Helper()
 	j := open(t, state)
 	o, _ := journal.Append(out)
 	start(t, j, time.Now(), o)
-	page(t, j, o, queued("http://a.test/1", "http://a.test/2", "http://a.test/3"), "http://a.test/1")
-	one := o.Size()
-	page(t, j, o, nil, "http://a.test/2")
-	page(t, j, o, nil, "http://a.test/3")
+	write(t, j, queued("http://a.test/1", "http://a.test/2", "http://a.test/3"))
+	for i := range ends {
+		page(t, j, o, nil, fmt.Sprintf("http://a.test/%d", i+1))
+		ends[i] = o.Size()
+	}
 	j.Close()
 	o.Close()
 	j, err := journal.Open(state, settings, journal.Options{FoldMin: 1}) // folds as it begins
@@ -185,16 +206,26 @@ func TestADoneLogWithAGapIsRefused(t *testing.T) {
 	}
 	j.Close()
 	o.Close()
+	return ends
+}
 
-	done := filepath.Join(state, "done")
-	b, _ := os.ReadFile(done)
-	lines := strings.SplitAfter(string(b), "\n")
-	if len(lines) != 4 { // three entries, and what follows the last newline
-		t.Fatalf("the done log holds %q; want three O entries", b)
-	}
-	os.WriteFile(done, []byte(lines[0]+lines[2]), 0o644)
-	os.Truncate(out, one)
-	if err := replayErr(t, state, out); err == nil || !strings.Contains(err.Error(), "the done log") {
-		t.Fatalf("replay: %v; want it refused for want of the done log's entries", err)
+// -o cut below the snapshot, with a line below the cut changed too: what
+// is kept ends before the first line that does not match what the done
+// log vouched for, and the pages from there are done again.
+func TestOutputCutBelowTheSnapshotKeepsOnlyTheLinesThatMatch(t *testing.T) {
+	dir := t.TempDir()
+	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out.jsonl")
+	ends := threePagesFolded(t, state, out)
+	b, _ := os.ReadFile(out)
+	b[ends[0]+3] = 'X' // in page 2's line
+	os.WriteFile(out, b[:ends[2]-5], 0o644)
+
+	j := open(t, state)
+	defer j.Close()
+	o, _ := journal.Append(out)
+	defer o.Close()
+	r := start(t, j, time.Now(), o)
+	if want := []string{"http://a.test/2 1 0", "http://a.test/3 1 0"}; r.summary.Done != 1 || o.Size() != ends[0] || !slices.Equal(r.queued, want) {
+		t.Fatalf("%d done, to do %v, -o %d bytes; want page 1 done, %v, -o cut to page 1's %d bytes", r.summary.Done, r.queued, o.Size(), want, ends[0])
 	}
 }
