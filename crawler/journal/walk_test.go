@@ -220,3 +220,23 @@ func TestReadSettingsWithoutOpening(t *testing.T) {
 		t.Fatalf("a crawl.json that is a directory: %v, %v; want the read's error", ok, err)
 	}
 }
+
+// Sync has nothing to sync before Begin, nor after Close: it says no
+// error, as a crawl that syncs every second may call it at either time.
+func TestSyncBeforeBeginAndAfterCloseIsNoError(t *testing.T) {
+	dir := t.TempDir()
+	j := open(t, dir)
+	if err := j.Sync(); err != nil {
+		t.Fatalf("Sync before Begin: %v", err)
+	}
+	start(t, j, time.Now(), nil)
+	if err := j.Sync(); err != nil {
+		t.Fatalf("Sync after Begin: %v", err)
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Sync(); err != nil {
+		t.Fatalf("Sync after Close: %v", err)
+	}
+}
