@@ -55,6 +55,9 @@ var errorCases = []errorCase{
 		in: okStatus + "Transfer-Encoding: chunked\r\n\r\n0\r\nT: 1\r\nU: 2\r\nV: 3\r\n\r\n", kind: http1.ErrHeaderTooLarge, msg: "more than 2 header fields"},
 	{name: "header over the limit", lim: tinyLimits, in: okStatus + "X: " + strings.Repeat("a", 64) + "\r\n\r\n", kind: http1.ErrHeaderTooLarge, msg: "larger than 64 bytes"},
 	{name: "endless header line", lim: tinyLimits, in: okStatus + strings.Repeat("a", 100), kind: http1.ErrHeaderTooLarge},
+	// Trailers are checked like the head.
+	{name: "NUL in a trailer", in: okStatus + "Transfer-Encoding: chunked\r\n\r\n0\r\nX: a\x00b\r\n\r\n", kind: http1.ErrProtocol, msg: "NUL"},
+	{name: "bare CR in a trailer", in: okStatus + "Transfer-Encoding: chunked\r\n\r\n0\r\nX: a\rb\r\n\r\n", kind: http1.ErrProtocol, msg: "bare CR"},
 	{name: "trailers over the limit", lim: http1.Limits{MaxHeaderBytes: 64},
 		in: okStatus + "Transfer-Encoding: chunked\r\n\r\n0\r\nX: " + strings.Repeat("a", 64) + "\r\n\r\n", kind: http1.ErrHeaderTooLarge},
 
@@ -100,6 +103,9 @@ var errorCases = []errorCase{
 	{name: "16 hex digits of ones", in: okStatus + "Transfer-Encoding: chunked\r\n\r\nffffffffffffffff\r\nhello\r\n0\r\n\r\n", kind: http1.ErrProtocol, msg: "overflows"},
 	{name: "16 hex digits, the largest int64, then data", in: okStatus + "Transfer-Encoding: chunked\r\n\r\n7fffffffffffffff\r\nhello", kind: http1.ErrBodyTooLarge, msg: "chunked body larger than"},
 	{name: "endless chunk size line", in: okStatus + "Transfer-Encoding: chunked\r\n\r\n1" + strings.Repeat(";", 5000), kind: http1.ErrProtocol, msg: "chunk size line longer"},
+	// The same line ending in CRLF, so that a whole read finds its end:
+	// still too long.
+	{name: "long chunk size line with its CRLF", in: okStatus + "Transfer-Encoding: chunked\r\n\r\n1;" + strings.Repeat("e", 5000) + "\r\nx\r\n0\r\n\r\n", kind: http1.ErrProtocol, msg: "chunk size line longer than 4096 bytes"},
 	{name: "corrupt gzip", in: okStatus + "Content-Encoding: gzip\r\nContent-Length: 5\r\n\r\nhello", kind: http1.ErrProtocol, msg: "bad gzip body"},
 	{name: "gzip cut short", in: okStatus + "Content-Encoding: gzip\r\n\r\n" + gzipped("hello, hello")[:20], kind: http1.ErrTruncated, msg: "truncated gzip body"},
 

@@ -151,6 +151,24 @@ func TestLimitsAreInclusive(t *testing.T) {
 	}
 }
 
+// A chunk size line may be 4096 bytes long, its CR included, and no
+// more, whether it comes in one read or one byte at a time.
+func TestAChunkSizeLineIsReadUpToItsBoundInclusive(t *testing.T) {
+	t.Parallel()
+	body := func(lineLen int) string { // a chunk size line of lineLen bytes before its LF
+		return okStatus + "Transfer-Encoding: chunked\r\n\r\n" +
+			"1;" + strings.Repeat("e", lineLen-len("1;\r")) + "\r\nx\r\n0\r\n\r\n"
+	}
+	for how, split := range map[string]func(string) [][]byte{"whole": oneRead, "bytewise": bytewise} {
+		if got := parsePieces("GET", http1.Limits{}, split(body(4096))); got.err != nil || string(got.resp.Body) != "x" {
+			t.Errorf("%s: a line of exactly 4096 bytes: %s, %v", how, describe(got.resp), got.err)
+		}
+		if got := parsePieces("GET", http1.Limits{}, split(body(4097))); !errors.Is(got.err, http1.ErrProtocol) {
+			t.Errorf("%s: a line of 4097 bytes: %v, want ErrProtocol", how, got.err)
+		}
+	}
+}
+
 // The field count is inclusive too, for the head and the trailers alike,
 // and a field continued on the next line (obs-fold) is one field.
 func TestFieldCountLimitIsInclusive(t *testing.T) {
