@@ -20,6 +20,9 @@ func TestHeaderLookups(t *testing.T) {
 	if got := h.Values("Missing"); got != nil {
 		t.Errorf("Values of a missing field: %q, want nil", got)
 	}
+	if got := h.Get("Missing"); got != "" {
+		t.Errorf("Get of a missing field: %q, want \"\"", got)
+	}
 	if !h.Has("x-empty") || h.Get("x-empty") != "" || h.Has("Missing") {
 		t.Errorf("Has: an empty field %v, a missing one %v; want true, false", h.Has("x-empty"), h.Has("Missing"))
 	}
