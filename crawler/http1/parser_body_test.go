@@ -1,6 +1,7 @@
 package http1_test
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -68,5 +69,45 @@ func TestASkippedBodyIsReadWholePastATruncatingLimit(t *testing.T) {
 	}
 	if r := p.Response(); !p.BodySkipped() || r.Truncated || r.Close || len(r.Body) != 0 {
 		t.Fatalf("got %s, skipped %v, Truncated %v; want a skipped body, the connection reusable", describe(r), p.BodySkipped(), r.Truncated)
+	}
+}
+
+// LimitBody with no size (0) changes only what happens at the limit: the
+// limit stays the parser's own.
+func TestLimitBodyWithoutASizeKeepsTheParsersLimit(t *testing.T) {
+	p := http1.NewParser("GET", http1.Limits{MaxBodyBytes: 10})
+	p.LimitBody(0, true)
+	if _, err := p.Feed([]byte(okStatus + "Content-Length: 12\r\n\r\nhello, world")); err != nil || !p.Done() {
+		t.Fatalf("Feed: %v, done %v", err, p.Done())
+	}
+	if r := p.Response(); !r.Truncated || string(r.Body) != "hello, wor" {
+		t.Fatalf("got %s, want the body cut at the parser's 10 bytes", describe(r))
+	}
+}
+
+// Head is nil until the final response's head is in, is that head (its
+// body not there yet) once it is, and is nil again after a failure.
+func TestHeadIsThereOnlyBetweenTheHeadAndAFailure(t *testing.T) {
+	p := http1.NewParser("GET", http1.Limits{})
+	if p.HeadDone() || p.Head() != nil {
+		t.Fatal("a head before any input")
+	}
+	if _, err := p.Feed([]byte("HTTP/1.1 100 Continue\r\n\r\n" + okStatus + "Transfer-Encoding: chunked\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	if p.HeadDone() || p.Head() != nil {
+		t.Fatal("a head before its empty line")
+	}
+	if _, err := p.Feed([]byte("\r\n2\r\nhi\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	if h := p.Head(); !p.HeadDone() || h == nil || h.StatusCode != 200 || h.Header.Get("Transfer-Encoding") != "chunked" || len(h.Body) != 0 {
+		t.Fatalf("head in, body coming: HeadDone %v, Head %s", p.HeadDone(), describe(h))
+	}
+	if _, err := p.Feed([]byte("zz\r\n")); !errors.Is(err, http1.ErrProtocol) {
+		t.Fatalf("a bad chunk size: %v", err)
+	}
+	if p.HeadDone() || p.Head() != nil {
+		t.Fatalf("after a failure: HeadDone %v, Head %s", p.HeadDone(), describe(p.Head()))
 	}
 }
