@@ -61,3 +61,17 @@ func TestSkippedBodyIsDrainedUpToTheLimitInclusive(t *testing.T) {
 		})
 	}
 }
+
+// A skipped body whose server closes the connection before the rest of
+// it arrives costs nothing more: the draining connection is closed, not
+// left open waiting for bytes that never come.
+func TestADrainCutShortByTheServerClosesTheConnection(t *testing.T) {
+	t.Parallel()
+	url := rawServer(t, answer("HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\nContent-Length: 100\r\n\r\n%PDF"))
+	l, c := onLoop(t, http1.Options{})
+	pdf, err := await(t, l, c.Do(http1.Request{URL: url, WantBody: notHTML}))
+	if err != nil || !pdf.BodySkipped {
+		t.Fatalf("pdf: %+v, %v", pdf, err)
+	}
+	waitUntil(t, l, "the draining connection is closed", func() bool { return c.OpenConns() == 0 })
+}

@@ -52,30 +52,40 @@ func TestAnIdleConnectionThatReceivesBytesIsClosed(t *testing.T) {
 }
 
 // A skipped body is drained to keep its connection, but a server that
-// sends more than the body, unasked, is out of step: the client closes
-// the connection once the drain ends, which the server sees.
-func TestADrainThatEndsWithExtraBytesClosesTheConnection(t *testing.T) {
-	var l *loop.Loop
-	var closed *future.Future[bool] // true: the server read the end of its input
-	headSeen := make(chan struct{})
-	url := rawServer(t, func(conn net.Conn, r *bufio.Reader) {
-		if _, err := readRequest(r); err != nil {
-			return
-		}
-		conn.Write([]byte("HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\nContent-Length: 10\r\n\r\n"))
-		<-headSeen
-		conn.Write([]byte("0123456789HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nstale"))
-		_, err := r.ReadByte() // the client's close: EOF (or, never closed, the server's deadline)
-		l.CallSoonThreadsafe(func() { closed.SetResult(err == io.EOF) })
-	})
-	l, c := onLoop(t, http1.Options{})
-	closed = future.New[bool](l)
-	wantBody := func(*http1.Response) bool { close(headSeen); return false }
-	r, err := await(t, l, c.Do(http1.Request{URL: url, WantBody: wantBody}))
-	if err != nil || !r.BodySkipped {
-		t.Fatalf("the skipped page: %v, %+v", err, r)
-	}
-	if gotEOF, _ := await(t, l, closed); !gotEOF {
-		t.Fatal("the client kept a connection whose drained body was followed by unasked bytes")
+// sends more than the body, unasked, is out of step, and one whose
+// response says "Connection: close" wants it closed: either way the client
+// closes the connection once the drain ends, which the server sees.
+func TestADrainThatEndsOutOfStepOrAskingToCloseClosesTheConnection(t *testing.T) {
+	for name, tc := range map[string]struct{ head, rest string }{
+		"extra bytes": {head: "HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\nContent-Length: 10\r\n\r\n",
+			rest: "0123456789HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nstale"},
+		"Connection: close": {head: "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 10\r\n\r\n",
+			rest: "0123456789"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var l *loop.Loop
+			var closed *future.Future[bool] // true: the server read the end of its input
+			headSeen := make(chan struct{})
+			url := rawServer(t, func(conn net.Conn, r *bufio.Reader) {
+				if _, err := readRequest(r); err != nil {
+					return
+				}
+				conn.Write([]byte(tc.head))
+				<-headSeen
+				conn.Write([]byte(tc.rest))
+				_, err := r.ReadByte() // the client's close: EOF (or, never closed, the server's deadline)
+				l.CallSoonThreadsafe(func() { closed.SetResult(err == io.EOF) })
+			})
+			l, c := onLoop(t, http1.Options{})
+			closed = future.New[bool](l)
+			wantBody := func(*http1.Response) bool { close(headSeen); return false }
+			r, err := await(t, l, c.Do(http1.Request{URL: url, WantBody: wantBody}))
+			if err != nil || !r.BodySkipped {
+				t.Fatalf("the skipped page: %v, %+v", err, r)
+			}
+			if gotEOF, _ := await(t, l, closed); !gotEOF {
+				t.Fatal("the client kept a connection it should have closed once the drain ended")
+			}
+		})
 	}
 }
