@@ -37,6 +37,8 @@ func TestCharset(t *testing.T) {
 		{"the first meta that names a known encoding counts", "text/html",
 			`<meta charset="bogus"><meta charset="koi8-r"><meta charset="big5">`, "koi8-r"},
 		{"repeated attribute: the first counts", "text/html", `<meta charset="koi8-r" charset="big5">`, "koi8-r"},
+		{"repeated attribute: the attributes after it still count", "text/html",
+			`<meta http-equiv="content-type" http-equiv="refresh" content="text/html; charset=koi8-r">`, "koi8-r"},
 		{"meta in a comment is not a declaration", "text/html", `<!-- <meta charset="koi8-r"> --><p>`, "utf-8"},
 		{"meta after the first 1024 bytes is not looked for", "text/html",
 			"<p>" + strings.Repeat("x", 1024) + `<meta charset="koi8-r">`, "utf-8"},
@@ -75,6 +77,9 @@ func TestMediaType(t *testing.T) {
 		{"text/html;charset=\"unterminated", "text/html"}, // broken quoting
 		{"image/svg+xml; charset=utf-8", "image/svg+xml"}, // no special cases
 		{"multipart/x-mixed-replace; boundary=x", "multipart/x-mixed-replace"},
+		{"\ntext/html", "text/html"},          // what mime accepts is taken from it
+		{"\ntext/html; charset", "text/html"}, // so is its type with a broken parameter
+		{"; charset=utf-8", ""},               // no type at all
 	}
 	for _, tc := range tests {
 		if got := http1.MediaType(tc.contentType); got != tc.want {

@@ -111,3 +111,23 @@ func TestHeadIsThereOnlyBetweenTheHeadAndAFailure(t *testing.T) {
 		t.Fatalf("after a failure: HeadDone %v, Head %s", p.HeadDone(), describe(p.Head()))
 	}
 }
+
+// A truncating limit cuts at the limit counted from the start of the
+// body, when the body came in several reads before reaching it.
+func TestATruncatingLimitCutsAtTheLimitAcrossReads(t *testing.T) {
+	for name, head := range map[string]string{
+		"Content-Length": okStatus + "Content-Length: 10\r\n\r\n",
+		"close":          okStatus + "\r\n",
+	} {
+		p := http1.NewParser("GET", http1.Limits{})
+		p.LimitBody(4, true)
+		for _, in := range []string{head + "01", "2", "3456789"} {
+			if _, err := p.Feed([]byte(in)); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+		}
+		if r := p.Response(); r == nil || !r.Truncated || string(r.Body) != "0123" {
+			t.Errorf("%s: got %s, want the body cut at 4 bytes", name, describe(r))
+		}
+	}
+}
