@@ -57,18 +57,27 @@ func TestBodyRemaining(t *testing.T) {
 
 // A body the caller does not want (WantBody) is read to its end, however
 // long, even by a parser told to cut at a limit: nothing of it is kept,
-// so the limit has nothing to bound, and the connection stays usable.
+// so the limit has nothing to bound, and the connection stays usable. The
+// same holds for a parser that fails at its limit, chunks and framing
+// included.
 func TestASkippedBodyIsReadWholePastATruncatingLimit(t *testing.T) {
-	in := okStatus + "Content-Length: 50\r\n\r\n" + strings.Repeat("x", 50)
-	p := http1.NewParser("GET", http1.Limits{})
-	p.LimitBody(10, true)
-	p.WantBody(func(*http1.Response) bool { return false })
-	n, err := p.Feed([]byte(in))
-	if err != nil || !p.Done() || n != len(in) {
-		t.Fatalf("Feed used %d of %d bytes: %v, done %v", n, len(in), err, p.Done())
-	}
-	if r := p.Response(); !p.BodySkipped() || r.Truncated || r.Close || len(r.Body) != 0 {
-		t.Fatalf("got %s, skipped %v, Truncated %v; want a skipped body, the connection reusable", describe(r), p.BodySkipped(), r.Truncated)
+	for name, tc := range map[string]struct {
+		in       string
+		truncate bool
+	}{
+		"Content-Length, truncating": {in: okStatus + "Content-Length: 50\r\n\r\n" + strings.Repeat("x", 50), truncate: true},
+		"chunked, failing":           {in: okStatus + "Transfer-Encoding: chunked\r\n\r\n" + chunked(strings.Repeat("x", 50), "y")},
+	} {
+		p := http1.NewParser("GET", http1.Limits{})
+		p.LimitBody(10, tc.truncate)
+		p.WantBody(func(*http1.Response) bool { return false })
+		n, err := p.Feed([]byte(tc.in))
+		if err != nil || !p.Done() || n != len(tc.in) {
+			t.Fatalf("%s: Feed used %d of %d bytes: %v, done %v", name, n, len(tc.in), err, p.Done())
+		}
+		if r := p.Response(); !p.BodySkipped() || r.Truncated || r.Close || len(r.Body) != 0 {
+			t.Fatalf("%s: got %s, skipped %v, Truncated %v; want a skipped body, the connection reusable", name, describe(r), p.BodySkipped(), r.Truncated)
+		}
 	}
 }
 
