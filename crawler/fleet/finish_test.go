@@ -2,7 +2,10 @@ package fleet
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"loopkit/crawler"
 	"loopkit/crawler/journal"
@@ -54,5 +57,144 @@ func TestFinishLetsGoOfTheLeasesItGivesBack(t *testing.T) {
 	}
 	if len(f.held) != 0 || lse.timer != nil {
 		t.Fatalf("after Finish: %d leases held, a timer left %v; want none", len(f.held), lse.timer != nil)
+	}
+}
+
+// Finish sends what is not sent yet before it lets go: a step whose
+// reply was lost, which waits to be sent again and which nothing else
+// will send now (the heartbeat is over), reaches Redis: its link is in
+// the crawl's seen set and its pending count.
+func TestFinishSendsWhatIsNotSentYet(t *testing.T) {
+	t.Parallel() // each test has its own Redis
+	rds, f, l := joinedOffline(t)
+	const u = "http://a.test/last"
+	f.found = []any{f.shardOf(u), entry(u, 1, 0), u}
+	f.cur = f.build()
+	if _, err := task.Run(l, func(y task.Yield) (int, error) { return 0, f.Finish(y) }); err != nil {
+		t.Fatal(err)
+	}
+	seen, err := rds.CLI("SISMEMBER", "loopkit:c:seen", u)
+	pending, err2 := rds.CLI("GET", "loopkit:c:pending")
+	if err != nil || err2 != nil || strings.TrimSpace(seen) != "1" || strings.TrimSpace(pending) != "1" || f.unsent() {
+		t.Fatalf("after Finish: seen %q, pending %q (%v, %v), unsent %v; want the link in, pending 1", seen, pending, err, err2, f.unsent())
+	}
+}
+
+// A last step Redis refuses (here, the crawl's seen set is not a set)
+// ends Finish with that refusal: what was not written is not reported as
+// a crawl done.
+func TestFinishGivesTheRefusalOfItsLastStep(t *testing.T) {
+	t.Parallel() // each test has its own Redis
+	rds, f, l := joinedOffline(t)
+	if _, err := rds.CLI("SET", "loopkit:c:seen", "not a set"); err != nil {
+		t.Fatal(err)
+	}
+	f.Found("http://a.test/last", 1, 0)
+	_, err := task.Run(l, func(y task.Yield) (int, error) { return 0, f.Finish(y) })
+	if err == nil || !strings.Contains(err.Error(), "refused") || errors.Is(err, ErrGone) {
+		t.Fatalf("Finish after its last step was refused: %v, want Redis's refusal", err)
+	}
+}
+
+// The crawl's tallies are read from Redis as they are kept there, every
+// kind with its count; and each command sent is counted.
+func TestTalliesAreTheCrawlsCountsInRedis(t *testing.T) {
+	t.Parallel() // each test has its own Redis
+	rds, f, l := joinedOffline(t)
+	if _, err := rds.CLI("HSET", "loopkit:c:tally", "ok", "3", "put_back", "12"); err != nil {
+		t.Fatal(err)
+	}
+	before := f.Commands()
+	got, err := task.Run(l, func(y task.Yield) (map[string]int, error) { return f.Tallies(y) })
+	if err != nil || len(got) != 2 || got["ok"] != 3 || got["put_back"] != 12 {
+		t.Fatalf("tallies %v, %v; want ok 3 and put_back 12", got, err)
+	}
+	if before == 0 || f.Commands() != before+1 {
+		t.Fatalf("commands %d after joining, %d after one more; want some, then one more", before, f.Commands())
+	}
+}
+
+// A fleet not joined has sent nothing.
+func TestAFleetNotJoinedHasSentNoCommand(t *testing.T) {
+	f, _ := New(Options{CrawlID: "c"})
+	if n := f.Commands(); n != 0 {
+		t.Fatalf("commands %d before joining, want 0", n)
+	}
+}
+
+// waitFor runs on l until done says so, for up to a few seconds.
+func waitFor(t *testing.T, l *loop.Loop, first func(), done func() bool) {
+	t.Helper()
+	_, err := task.Run(l, func(y task.Yield) (int, error) {
+		first()
+		for i := 0; !done() && i < 1000; i++ {
+			if err := task.Sleep(y, 5*time.Millisecond); err != nil {
+				return 0, err
+			}
+		}
+		return 0, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// An acquire that finds the crawl gone stops the process with ErrGone,
+// as every other script does.
+func TestAnAcquireThatFindsTheCrawlGoneStops(t *testing.T) {
+	t.Parallel() // each test has its own Redis
+	rds, f, l := joinedOffline(t)
+	if _, err := rds.CLI("DEL", "loopkit:c:instance"); err != nil {
+		t.Fatal(err)
+	}
+	f.live = 1
+	waitFor(t, l, f.share, func() bool { return !f.acquiring })
+	if !errors.Is(f.err, ErrGone) || !f.ended || len(f.held) != 0 {
+		t.Fatalf("error %v, ended %v, held %d: want ErrGone, the crawl ended, nothing held", f.err, f.ended, len(f.held))
+	}
+}
+
+// A process alone takes every shard, one acquire after another, each
+// with its own token.
+func TestAProcessAloneTakesEveryShard(t *testing.T) {
+	t.Parallel() // each test has its own Redis
+	_, f, l := joinedOffline(t)
+	f.opts.Shards, f.live = 4, 1
+	waitFor(t, l, f.share, func() bool { return !f.acquiring && len(f.held) == 4 })
+	if len(f.held) != 4 || f.Stats.Acquired != 4 {
+		t.Fatalf("held %d, acquired %d: want all 4 shards", len(f.held), f.Stats.Acquired)
+	}
+	for shard, lse := range f.held {
+		if lse.shard != shard || lse.token != 1 || !f.MaySend(fmt.Sprintf("http://%s", hostOfShard(t, f, shard))) {
+			t.Fatalf("shard %d held as %+v; want its own, token 1, and sending allowed", shard, lse)
+		}
+	}
+}
+
+// hostOfShard is a host whose URLs fall in shard.
+func hostOfShard(t *testing.T, f *Fleet, shard int) string {
+	t.Helper()
+	for i := range 1000 {
+		if h := fmt.Sprintf("h%d.test", i); f.shardOfHost(h) == shard {
+			return h
+		}
+	}
+	t.Fatalf("no host of shard %d", shard)
+	return ""
+}
+
+// A release that finds the crawl gone stops the process with ErrGone;
+// the lease given back counts as given back, and is no longer held.
+func TestAReleaseThatFindsTheCrawlGoneStops(t *testing.T) {
+	t.Parallel() // each test has its own Redis
+	rds, f, l := joinedOffline(t)
+	if _, err := rds.CLI("DEL", "loopkit:c:instance"); err != nil {
+		t.Fatal(err)
+	}
+	lse := &lease{shard: 2, token: 1, draining: true, taken: map[string]string{}, settling: map[string]string{}}
+	f.held[2] = lse
+	waitFor(t, l, func() { f.maybeRelease(lse) }, func() bool { return f.err != nil })
+	if !errors.Is(f.err, ErrGone) || f.Stats.GivenBack != 1 || f.held[2] != nil {
+		t.Fatalf("error %v, given back %d, held %v: want ErrGone, and the lease let go", f.err, f.Stats.GivenBack, f.held[2])
 	}
 }
