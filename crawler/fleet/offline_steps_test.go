@@ -6,8 +6,10 @@ package fleet
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"loopkit/crawler"
 	"loopkit/crawler/resp"
@@ -264,5 +266,135 @@ func TestAStepRunBeforeCountsItsPagesSettled(t *testing.T) {
 	f.apply(run, reply)
 	if f.Stats.Settled != 2 || len(lse.settling) != 0 {
 		t.Fatalf("settled %d, still settling %d: want the step's 2 pages counted settled", f.Stats.Settled, len(lse.settling))
+	}
+}
+
+// A beat reads how many processes are alive, renews the leases Redis
+// says are still this process's (each may send until three quarters of
+// a lease after the beat was asked), and drops the one Redis says is
+// another's, at once.
+func TestABeatRenewsTheLeasesKeptAndDropsTheOneLost(t *testing.T) {
+	f, _, l := offlineWith(t, Options{CrawlID: "c", Lease: 4 * time.Second}, crawler.Config{NoRobots: true})
+	f.acquiring = true // no acquire goes out: there is no Redis here
+	kept := &lease{shard: 1, taken: map[string]string{}, settling: map[string]string{}}
+	lost := &lease{shard: 2, taken: map[string]string{}, settling: map[string]string{}}
+	f.held[1], f.held[2] = kept, lost
+	asked := l.Time() + time.Second
+	f.beaten([]*lease{kept, lost}, asked, []resp.Value{integer(3), integer(5), integer(1), integer(0)})
+	if f.live != 3 || f.held[1] != kept || f.held[2] != nil || f.Stats.LostLease != 1 {
+		t.Fatalf("live %d, held %v, lost leases %d: want 3 alive, shard 1 kept, shard 2 dropped", f.live, f.held, f.Stats.LostLease)
+	}
+	if want := asked + 3*time.Second; kept.sendBy != want {
+		t.Fatalf("renewed by a beat asked at %v, the lease may send until %v; want %v", asked, kept.sendBy, want)
+	}
+}
+
+// A beat's answer that comes after the process finished or stopped, or
+// of another shape than asked, changes nothing: no lease dropped, no
+// count of processes taken.
+func TestABeatAnsweredLateOrAskewChangesNothing(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		setup func(f *Fleet)
+		reply []resp.Value
+	}{
+		{"finished", func(f *Fleet) { f.finished = true }, []resp.Value{integer(3), integer(5), integer(0)}},
+		{"stopped", func(f *Fleet) { f.err = errors.New("stopped") }, []resp.Value{integer(3), integer(5), integer(0)}},
+		{"short", func(*Fleet) {}, []resp.Value{integer(3), integer(5)}},
+	} {
+		f, _, _ := newOffline(t)
+		f.acquiring = true // no acquire goes out: there is no Redis here
+		lse := &lease{shard: 1, taken: map[string]string{}, settling: map[string]string{}}
+		f.held[1] = lse
+		c.setup(f)
+		f.beaten([]*lease{lse}, 0, c.reply)
+		if f.held[1] != lse || f.live != 0 || f.Stats.LostLease != 0 {
+			t.Fatalf("%s: held %v, live %d, lost %d: want nothing changed", c.name, f.held[1], f.live, f.Stats.LostLease)
+		}
+	}
+}
+
+// A heartbeat after Finish, or after the fleet stopped the crawl, sends
+// nothing and plans no next beat. (There is no Redis here: a beat sent
+// would panic.)
+func TestNoHeartbeatAfterTheEnd(t *testing.T) {
+	for _, finished := range []bool{true, false} {
+		f, _, _ := newOffline(t)
+		if finished {
+			f.finished = true
+		} else {
+			f.err = errors.New("stopped")
+		}
+		f.heartbeat()
+		if f.tick != nil {
+			t.Fatalf("finished %v: a heartbeat after the end planned another", finished)
+		}
+	}
+}
+
+// A process holding more than its share, ⌈shards / processes alive⌉,
+// gives back the shards beyond it, the last ones; 5 shards and 2
+// processes make a share of 3.
+func TestAProcessGivesBackWhatIsBeyondItsShare(t *testing.T) {
+	f, _, _ := offlineWith(t, Options{CrawlID: "c", Shards: 5}, crawler.Config{NoRobots: true})
+	for shard := range 5 {
+		// a URL taken and not settled in each: a shard given back is not
+		// released yet (there is no Redis here to release it to)
+		f.held[shard] = &lease{shard: shard, taken: map[string]string{"u": "0 0 u"}, settling: map[string]string{}}
+	}
+	f.live = 2
+	f.share()
+	var draining []int
+	for _, l := range f.leases() {
+		if l.draining {
+			draining = append(draining, l.shard)
+		}
+	}
+	if !slices.Equal(draining, []int{3, 4}) || f.acquiring {
+		t.Fatalf("draining %v, acquiring %v; want shards 3 and 4 given back, nothing asked for", draining, f.acquiring)
+	}
+}
+
+// A process that wants more shards but holds every one (some being given
+// back) asks Redis for none. (There is no Redis here: an acquire sent
+// would panic.)
+func TestAProcessHoldingEveryShardAsksForNone(t *testing.T) {
+	f, _, _ := offlineWith(t, Options{CrawlID: "c", Shards: 3}, crawler.Config{NoRobots: true})
+	for shard := range 3 {
+		f.held[shard] = &lease{shard: shard, draining: shard == 2, taken: map[string]string{"u": "0 0 u"}, settling: map[string]string{}}
+	}
+	f.live = 1
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				t.Fatalf("an acquire went out with no shard free (and, with no Redis here, panicked: %v)", p)
+			}
+		}()
+		f.share()
+	}()
+	if f.acquiring {
+		t.Fatal("acquiring, with every shard held")
+	}
+}
+
+// A process that holds its share exactly asks for no more, though shards
+// are free: they are the other processes' share. (There is no Redis
+// here: an acquire sent would panic.)
+func TestAProcessHoldingItsShareAsksForNoMore(t *testing.T) {
+	f, _, _ := offlineWith(t, Options{CrawlID: "c", Shards: 4}, crawler.Config{NoRobots: true})
+	for shard := range 2 {
+		f.held[shard] = &lease{shard: shard, taken: map[string]string{}, settling: map[string]string{}}
+	}
+	f.live = 2
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				t.Fatalf("an acquire went out beyond the process's share (and, with no Redis here, panicked: %v)", p)
+			}
+		}()
+		f.share()
+	}()
+	if f.acquiring || len(f.held) != 2 {
+		t.Fatalf("acquiring %v, held %d: want the share of 2 kept as it is", f.acquiring, len(f.held))
 	}
 }
