@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -121,6 +122,74 @@ func TestReleaseKeepsTheLaterHoldAndLeaves(t *testing.T) {
 		}
 		if tally := s.tally(); tally["given_back"] != "1" {
 			t.Fatalf("tally %v, want given_back 1", tally)
+		}
+	})
+}
+
+// A lease lasts as long as its acquire asked, and a beat renews it for
+// the lease the beat names (not for its window of life).
+func TestALeaseLastsAsLongAsAskedAndABeatRenewsItSo(t *testing.T) {
+	t.Parallel() // each test has its own Redis
+	withScripts(t, func(s *scriptCall) {
+		t := s.t
+		ttl := func() int64 { return s.must(s.c.Do(s.y, "PTTL", testPrefix+"lease:0")).Int }
+		s.must(s.run(acquire, "A", 60000, 0))
+		if got := ttl(); got <= 50000 || got > 60000 {
+			t.Fatalf("a lease acquired for 60 s has %d ms left", got)
+		}
+		if r := s.must(s.run(beat, "A", 1000, 30000, 0, 1)); r.Elems[2].Int != 1 {
+			t.Fatalf("A's beat did not renew its lease: %v", r)
+		}
+		if got := ttl(); got <= 20000 || got > 30000 {
+			t.Fatalf("a lease renewed for 30 s (a window of 1 s) has %d ms left", got)
+		}
+	})
+}
+
+// A link seen before, in an earlier step, is not queued again, nor
+// counted pending twice.
+func TestALinkSeenBeforeIsNotQueuedAgain(t *testing.T) {
+	t.Parallel() // each test has its own Redis
+	withScripts(t, func(s *scriptCall) {
+		t := s.t
+		s.must(s.run(acquire, "A", 60000, 0))
+		if added, _, _ := s.rawStep("A", 0, 0, []string{"http://a/1", "http://a/2"}, 1, 0, nil, ""); added != 2 {
+			t.Fatalf("2 new links: %d added", added)
+		}
+		if added, _, _ := s.rawStep("A", 0, 0, []string{"http://a/2", "http://a/3"}, 1, 0, nil, ""); added != 1 {
+			t.Fatalf("a link seen and a new one: %d added, want 1", added)
+		}
+		q := entries(s.must(s.c.Do(s.y, "LRANGE", testPrefix+"q:0", 0, -1)))
+		pending := s.must(s.c.Do(s.y, "GET", testPrefix+"pending")).Str
+		if !slices.Equal(q, []string{"0 10 http://a/1", "0 10 http://a/2", "0 10 http://a/3"}) || pending != "3" {
+			t.Fatalf("queue %v, pending %s; want each link once, in the order found", q, pending)
+		}
+	})
+}
+
+// A release of several shards gives back each, with each one's holds,
+// and, not leaving, keeps the process in the fleet.
+func TestAReleaseGivesBackEveryShardItNames(t *testing.T) {
+	t.Parallel() // each test has its own Redis
+	withScripts(t, func(s *scriptCall) {
+		t := s.t
+		s.must(s.run(beat, "A", 60000, 60000))
+		s.must(s.run(acquire, "A", 60000, 0))
+		s.must(s.run(acquire, "A", 60000, 1))
+		if n := s.must(s.run(release, "A", 0, 0, 1, 1, "a", 1000, 1, 1, 2, "b", 2000, "c", 3000)); n.Int != 2 {
+			t.Fatalf("release gave back %d leases, want 2", n.Int)
+		}
+		for shard, want := range map[int][]string{0: {"1000", "", ""}, 1: {"", "2000", "3000"}} {
+			hold := entries(s.must(s.c.Do(s.y, "HMGET", testPrefix+"hold:"+strconv.Itoa(shard), "a", "b", "c")))
+			if !slices.Equal(hold, want) {
+				t.Fatalf("shard %d's holds %q, want %q", shard, hold, want)
+			}
+		}
+		if v := s.must(s.c.Do(s.y, "EXISTS", testPrefix+"lease:0", testPrefix+"lease:1")); v.Int != 0 {
+			t.Fatalf("%d leases outlived their release", v.Int)
+		}
+		if v := s.must(s.c.Do(s.y, "ZCARD", testPrefix+"procs")); v.Int != 1 {
+			t.Fatalf("%d processes alive; want A still: it gave back shards, it did not leave", v.Int)
 		}
 	})
 }
