@@ -312,3 +312,66 @@ func TestJoiningRetriesWhileRedisIsUnreachable(t *testing.T) {
 		t.Fatalf("with another error: %d calls, %v; want it at once", calls, err)
 	}
 }
+
+// Start gives the fleet its default window, twice the crawler's
+// MaxTasks, and keeps a window given. (The fleet is finished first: no
+// heartbeat goes out, there is no Redis here.)
+func TestStartGivesTheWindowItsDefault(t *testing.T) {
+	for _, given := range []int{0, 5} {
+		f, c, _ := offlineWith(t, Options{CrawlID: "c", Window: given}, crawler.Config{NoRobots: true, MaxTasks: 7})
+		f.finished = true
+		f.Start(c)
+		want := given
+		if given == 0 {
+			want = 14
+		}
+		if f.opts.Window != want || f.c != c {
+			t.Fatalf("window %d given: %d after Start, want %d", given, f.opts.Window, want)
+		}
+	}
+}
+
+// A lease renewed is dropped at its new deadline only: the timer of the
+// deadline before is cancelled, or it would drop the lease just renewed.
+func TestARenewalCancelsTheDeadlineBefore(t *testing.T) {
+	f, _, l := newOffline(t)
+	lse := &lease{shard: 1, taken: map[string]string{}, settling: map[string]string{}}
+	f.held[1] = lse
+	f.extend(lse, l.Time())
+	before := lse.timer
+	f.extend(lse, l.Time()+time.Second)
+	if before.Cancel() || lse.timer == before {
+		t.Fatal("a renewal left the deadline before it set: it would drop the lease")
+	}
+}
+
+// A lease being given back is released only when nothing of it is left
+// here: nothing taken, settling, or on its way to Redis (settles, kept
+// politeness); and only if it is still held, and draining. (There is no
+// Redis here: a release sent would panic.)
+func TestALeaseGivenBackWaitsForWhatIsLeftOfIt(t *testing.T) {
+	for name, setup := range map[string]func(f *Fleet, l *lease){
+		"taken":        func(f *Fleet, l *lease) { l.taken["http://a/1"] = "0 0 http://a/1" },
+		"settling":     func(f *Fleet, l *lease) { l.settling["http://a/1"] = "0 0 http://a/1" },
+		"settles":      func(f *Fleet, l *lease) { f.settles[l] = &settles{kinds: map[string]int{}} },
+		"keeps":        func(f *Fleet, l *lease) { f.keeps[l] = []any{"hold", "a", "1"} },
+		"not draining": func(f *Fleet, l *lease) { l.draining = false },
+		"not held":     func(f *Fleet, l *lease) { delete(f.held, l.shard) },
+	} {
+		f, _, _ := newOffline(t)
+		lse := &lease{shard: 1, draining: true, taken: map[string]string{}, settling: map[string]string{}}
+		f.held[1] = lse
+		setup(f, lse)
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Fatalf("%s: the lease was released (and, with no Redis here, panicked: %v)", name, p)
+				}
+			}()
+			f.maybeRelease(lse)
+		}()
+		if f.Stats.GivenBack != 0 {
+			t.Fatalf("%s: given back %d", name, f.Stats.GivenBack)
+		}
+	}
+}
