@@ -9,6 +9,7 @@ import (
 
 	"loopkit/crawler"
 	"loopkit/crawler/journal"
+	"loopkit/crawler/resp"
 	"loopkit/internal/redistest"
 	"loopkit/loop"
 	"loopkit/task"
@@ -197,4 +198,39 @@ func TestAReleaseThatFindsTheCrawlGoneStops(t *testing.T) {
 	if !errors.Is(f.err, ErrGone) || f.Stats.GivenBack != 1 || f.held[2] != nil {
 		t.Fatalf("error %v, given back %d, held %v: want ErrGone, and the lease let go", f.err, f.Stats.GivenBack, f.held[2])
 	}
+}
+
+// A shard given back forgets here the URLs it had taken and the crawler
+// had not started (they go back to the shard's queue in Redis), and so,
+// nothing of it left here, is released at once: its lease ends in Redis.
+func TestAShardGivenBackIsReleasedOnceItsQueuedURLsAreForgotten(t *testing.T) {
+	t.Parallel() // each test has its own Redis
+	rds, f, l := joinedOffline(t)
+	lse := &lease{shard: 2, token: 1, taken: map[string]string{}, settling: map[string]string{}}
+	f.held[2] = lse
+	if _, err := rds.CLI("SET", "loopkit:c:lease:2", f.opts.Owner+" 1"); err != nil {
+		t.Fatal(err)
+	}
+	host := hostOfShard(t, f, 2)
+	f.adopt(lse, entry("http://"+host+"/1", 1, 0))
+	f.adopt(lse, entry("http://"+host+"/2", 1, 0))
+	waitFor(t, l, func() { f.giveBack(lse) }, func() bool { return f.Stats.GivenBack == 1 })
+	// The release went on the fleet's connection: a command sent after it
+	// on the same connection sees it done.
+	left, err := task.Run(l, func(y task.Yield) (resp.Value, error) { return f.client.Do(y, "EXISTS", "loopkit:c:lease:2") })
+	if err != nil || len(lse.taken) != 0 || f.held[2] != nil || f.Stats.GivenBack != 1 || left.Int != 0 {
+		t.Fatalf("taken %v, held %v, given back %d, lease in Redis %v (%v): want the queued URLs forgotten and the lease released",
+			lse.taken, f.held[2] != nil, f.Stats.GivenBack, left.Int, err)
+	}
+}
+
+// A process whose Redis address is not one is refused at Join, naming
+// the option.
+func TestJoiningWithAnAddressThatIsNotRedisIsRefused(t *testing.T) {
+	f, _, l := offlineWith(t, Options{CrawlID: "c", Redis: "http://127.0.0.1:1/"}, crawler.Config{NoRobots: true})
+	_, err := task.Run(l, func(y task.Yield) (int, error) { return 0, f.Join(y, l) })
+	if err == nil || !strings.HasPrefix(err.Error(), "Options.Redis: ") || f.client != nil {
+		t.Fatalf("Join with an http address: %v, want an error naming Options.Redis and no client", err)
+	}
+	f.Close() // nothing to close: no panic
 }
