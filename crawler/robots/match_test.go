@@ -117,6 +117,19 @@ func TestCanonical(t *testing.T) {
 		{"/a**b$", true, "/a*b$"},
 		{"/a$b", true, "/a%24b"},
 		{"/%2a", true, "/%2A"},
+		// A "%" too near the end to start an escape is itself escaped.
+		{"/a%4", false, "/a%254"},
+		{"/a%4", true, "/a%254"},
+		// One-byte paths: no slash for the fast path to see first.
+		{"*", false, "%2A"},
+		{"$", false, "%24"},
+		{"%", false, "%25"},
+		// Every unreserved character is decoded, every reserved one kept
+		// as it is spelled: raw stays raw, escaped stays escaped.
+		{"/%5F%2E%2D%7E%30%39%61%7A%41%5A", false, "/_.-~09azAZ"},
+		{"/_.-~09azAZ:@!&'()+,;=/?", false, "/_.-~09azAZ:@!&'()+,;=/?"},
+		{"/_.-~09azAZ:@!&'()+,;=/?", true, "/_.-~09azAZ:@!&'()+,;=/?"},
+		{"/%3A%40%21%26%27%28%29%2B%2C%3B%3D%2F%3F", false, "/%3A%40%21%26%27%28%29%2B%2C%3B%3D%2F%3F"},
 	}
 	for _, tt := range tests {
 		if got := canonical(tt.in, tt.pattern); got != tt.want {
