@@ -27,6 +27,10 @@ func TestForStatus(t *testing.T) {
 		{599, Unreachable},
 		{0, Unreachable},
 		{100, Unreachable},
+		{199, Unreachable},
+		{499, Unavailable},
+		{428, Unavailable},
+		{430, Unavailable},
 		{600, Unreachable},
 	}
 	for _, tt := range tests {
@@ -40,7 +44,17 @@ func TestDecisionString(t *testing.T) {
 	if s := Unreachable.String(); s != "unreachable: disallow all" {
 		t.Errorf("Unreachable.String() = %q", s)
 	}
-	if s := Decision(42).String(); s != "robots.Decision(?)" {
-		t.Errorf("Decision(42).String() = %q", s)
+	for _, d := range []Decision{-1, 4, 42} {
+		if s := d.String(); s != "robots.Decision(?)" {
+			t.Errorf("Decision(%d).String() = %q", int(d), s)
+		}
+	}
+}
+
+// TestMaxRedirectsIsFive: RFC 9309 §2.3.1.2 asks for at least five
+// redirects in a row, and the doc promises five.
+func TestMaxRedirectsIsFive(t *testing.T) {
+	if MaxRedirects != 5 {
+		t.Errorf("MaxRedirects = %d, want 5", MaxRedirects)
 	}
 }
