@@ -258,6 +258,8 @@ func TestCrawlDelay(t *testing.T) {
 		{".5", 500 * time.Millisecond, true},
 		{"2.", 2 * time.Second, true},
 		{"0", 0, true},
+		{"0.0000000009", time.Nanosecond, true}, // rounded, not truncated
+		{"0.0000000004", 0, true},
 		{"99999999999999", time.Duration(1<<63 - 1), true}, // saturates
 		{strings.Repeat("9", 400), time.Duration(1<<63 - 1), true},
 		{"", 0, false},
@@ -314,6 +316,8 @@ func TestProductTokenOf(t *testing.T) {
 		"my_bot-2":                      "my_bot-",
 		"*":                             "*",
 		"* # all":                       "*",
+		"*\tall":                        "*",
+		"*x":                            "",
 		"*bot":                          "",
 		"":                              "",
 		"/bot":                          "",
