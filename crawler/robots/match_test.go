@@ -34,6 +34,8 @@ func TestAllowed(t *testing.T) {
 		{"the classic", "Allow: /\nDisallow: /cgi-bin", "/cgi-bin/x", false},
 		{"length counts wildcards", "Disallow: /*.php\nAllow: /a/", "/a/x.php", false},
 		{"length counts the anchor", "Allow: /a$\nDisallow: /a", "/a", true},
+		// A leading star gets no "/" in front: the patterns tie, Allow wins.
+		{"a leading star is not lengthened", "Allow: /x.gif\nDisallow: *x.gif", "/x.gif", true},
 
 		// Ties.
 		{"allow wins a tie", "Disallow: /page\nAllow: /page", "/page", true},

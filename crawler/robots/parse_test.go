@@ -260,7 +260,8 @@ func TestCrawlDelay(t *testing.T) {
 		{"0", 0, true},
 		{"0.0000000009", time.Nanosecond, true}, // rounded, not truncated
 		{"0.0000000004", 0, true},
-		{"99999999999999", time.Duration(1<<63 - 1), true}, // saturates
+		{"99999999999999", time.Duration(1<<63 - 1), true},       // saturates
+		{"9223372036.854775808", time.Duration(1<<63 - 1), true}, // exactly 2⁶³ ns: saturates too
 		{strings.Repeat("9", 400), time.Duration(1<<63 - 1), true},
 		{"", 0, false},
 		{".", 0, false},
@@ -314,6 +315,7 @@ func TestProductTokenOf(t *testing.T) {
 		"loopkit":                       "loopkit",
 		"  LoopKit/1.0 (+https://x.y/)": "LoopKit",
 		"my_bot-2":                      "my_bot-",
+		"zaZA-_x/1":                     "zaZA-_x",
 		"*":                             "*",
 		"* # all":                       "*",
 		"*\tall":                        "*",
@@ -326,5 +328,15 @@ func TestProductTokenOf(t *testing.T) {
 		if got := productTokenOf(in); got != want {
 			t.Errorf("productTokenOf(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestStringListsAllowAndDisallow: String names each rule's kind, in the
+// order of the file, with the patterns in canonical form.
+func TestStringListsAllowAndDisallow(t *testing.T) {
+	r := Parse([]byte("User-agent: *\nAllow: /a/%7eb\nDisallow: *.gif\nCrawl-delay: 2\nDisallow: /a\n"), "loopkit")
+	want := "Allow: /a/~b\nDisallow: *.gif\nDisallow: /a\nCrawl-delay: 2s\n"
+	if got := r.String(); got != want {
+		t.Errorf("String() =\n%s\nwant\n%s", got, want)
 	}
 }
