@@ -51,6 +51,7 @@ func TestAllowed(t *testing.T) {
 		{"final star is redundant", "Disallow: /fish*", "/fish.html", false},
 		{"many stars", "Disallow: /*a*b*c", "/xxaxxbxxc", false},
 		{"many stars, wrong order", "Disallow: /*a*b*c", "/xxcxxbxxa", true},
+		{"a middle part right after the star", "Disallow: /*a*b", "/ab", false},
 		{"a part twice needs two places", "Disallow: /*ab*ab", "/xab", true},
 		{"a part twice in two places", "Disallow: /*ab*ab", "/xab-ab", false},
 		{"runs of stars are one", "Disallow: /a***b", "/a-b", false},

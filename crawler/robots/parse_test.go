@@ -230,6 +230,20 @@ func TestSizeLimit(t *testing.T) {
 	if !r.Allowed("/late") {
 		t.Error("a rule after MaxSize was obeyed")
 	}
+	if !r.Allowed("/edg") {
+		t.Errorf("the last whole line lost a byte at the cut; rules:\n%s", r)
+	}
+
+	// A file of exactly MaxSize bytes is read whole, even its last line
+	// without a line break.
+	edge := b.String()[:MaxSize-1]
+	if !strings.HasSuffix(edge, "Disallow: /edge") {
+		t.Fatalf("test file ends with %q", edge[len(edge)-20:])
+	}
+	r = Parse([]byte(edge+"e"), "loopkit")
+	if r.Allowed("/edgee") {
+		t.Errorf("the last line of a file of exactly MaxSize bytes was dropped; rules:\n%s", r)
+	}
 
 	// A line cut by the limit is dropped, not read in part: read in part,
 	// "Allow: /edge/open" would become "Allow: /edge/o", which is longer
