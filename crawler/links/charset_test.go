@@ -20,6 +20,7 @@ func TestExtractCharset(t *testing.T) {
 		{"", "http://example.com/%C3%A9?q=%C3%A9"},
 		{"no-such-charset", "http://example.com/%C3%A9?q=%C3%A9"},
 		{"UTF-16LE", "http://example.com/%C3%A9?q=%C3%A9"},    // sends UTF-8
+		{"UTF-16BE", "http://example.com/%C3%A9?q=%C3%A9"},    // sends UTF-8
 		{"iso-2022-kr", "http://example.com/%C3%A9?q=%C3%A9"}, // "replacement": sends UTF-8
 		{"shift_jis", "http://example.com/%C3%A9?q=%26%23233%3B"},
 	}
