@@ -104,6 +104,7 @@ var scanCorners = []string{
 	`<a href="?a=1&amp;b=2&copy;&copy=x&ampx&#65;&#x42&#0;&unknown;">`, `<a href=&amp;&lt&gt;>`, "<a href=\"/cr\r\nlf\r\">", "<a href=/nul\x00x>",
 	`<area href="HTTP://EXAMPLE.COM:80/%7e?%3a#f"><iframe src="//other.org"><frame src=/f><link href=/l.css>`,
 	`<base><base href=/first/><base href=/second/><a href=x>`, `<a href=/dup><a href=/dup><A HREF=/dup>`, "<a\thref=\f/tab\n>",
+	`<noframes><a href=/in></noframes><a href=/nf>`, `<a href=/before-cut-end-tag></`,
 }
 
 // scan finds, on every page, the links golang.org/x/net/html's Tokenizer
