@@ -50,6 +50,8 @@ func TestNormalize(t *testing.T) {
 		{"other schemes keep their userinfo", "ftp://alice@Example.com/", "ftp://alice@example.com/"},
 		{"other schemes' IPv6 literals are made canonical", "ftp://[0:0::1]/", "ftp://[::1]/"},
 		{"other schemes' hosts lose a trailing dot", "ftp://A.Test./x", "ftp://a.test/x"},
+		{"other schemes' unbracketed colons are kept, lower-cased", "ftp://A::1/", "ftp://a::1/"},
+		{"the highest port loses its leading zero", "http://example.com:065535/", "http://example.com:65535/"},
 
 		// Path.
 		{"empty path becomes /", "http://example.com", "http://example.com/"},
@@ -84,6 +86,9 @@ func TestNormalize(t *testing.T) {
 		// Other schemes are only lower-cased.
 		{"opaque URL", "MAILTO:Someone@Example.com", "mailto:Someone@Example.com"},
 		{"no host, no path: no / added", "X:?q", "x:?q"},
+		// Without a host, a path that comes out as "//etc" would read back
+		// as host "etc".
+		{"no host, a path of //: /. in front", "file:/a/..//etc", "file:/.//etc"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -227,6 +232,32 @@ func TestNormalizeURLLeavesInputAlone(t *testing.T) {
 	}
 	if *u != before {
 		t.Errorf("NormalizeURL modified its argument: %+v, was %+v", *u, before)
+	}
+}
+
+// TestNormalizeURLDropsTheWholeFragment: RawFragment goes with Fragment,
+// so that no field of the result still carries it.
+func TestNormalizeURLDropsTheWholeFragment(t *testing.T) {
+	u, _ := url.Parse("http://example.com/a#b%2Fc")
+	n, err := NormalizeURL(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.Fragment != "" || n.RawFragment != "" {
+		t.Errorf("Fragment = %q, RawFragment = %q", n.Fragment, n.RawFragment)
+	}
+}
+
+// TestNormalizeURLLowerCasesAnIPvFutureLiteral: url.Parse refuses
+// "[v1.x]", but a url.URL built by hand may hold one; netip cannot read
+// it, so it is only lower-cased, its port still normalized.
+func TestNormalizeURLLowerCasesAnIPvFutureLiteral(t *testing.T) {
+	n, err := NormalizeURL(&url.URL{Scheme: "ftp", Host: "[V1.ABC]:021", Path: "/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.Host != "[v1.abc]:21" {
+		t.Errorf("Host = %q, want [v1.abc]:21", n.Host)
 	}
 }
 
