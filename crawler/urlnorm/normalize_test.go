@@ -74,6 +74,7 @@ func TestNormalize(t *testing.T) {
 		{"query order is kept", "http://example.com/?b=2&a=1", "http://example.com/?b=2&a=1"},
 		{"query raw bytes are escaped", "http://example.com/?q=a b&r=ü", "http://example.com/?q=a%20b&r=%C3%BC"},
 		{"stray percent is escaped", "http://example.com/?q=100%", "http://example.com/?q=100%25"},
+		{"a percent before one last hex digit is escaped", "http://example.com/?q=%4", "http://example.com/?q=%254"},
 		{"escaped ampersand stays escaped", "http://example.com/?q=a%26b", "http://example.com/?q=a%26b"},
 		{"a question mark in the query stays raw", "http://example.com/s?q=a?b", "http://example.com/s?q=a?b"},
 		{"apostrophes stay raw", "http://example.com/it's?q='x'", "http://example.com/it's?q='x'"},

@@ -20,6 +20,7 @@ func TestResolve(t *testing.T) {
 		{"scheme-relative", "//Other.example.org/a", "http://other.example.org/a"},
 		{"absolute URL is normalized", "HTTPS://Example.com:443/a/./b", "https://example.com/a/b"},
 		{"surrounding whitespace is trimmed", " \t\n/a.html \r\n", "http://example.com/a.html"},
+		{"a lone carriage return inside is removed", "/a\rb.html", "http://example.com/ab.html"},
 		{"tabs and newlines inside are removed", "/a\n/b\t.html", "http://example.com/a/b.html"},
 		{"inner spaces are escaped, not removed", "a b.html", "http://example.com/dir/a%20b.html"},
 		{"upper-case scheme is accepted", "HTTP://example.com/", "http://example.com/"},
@@ -72,6 +73,9 @@ func TestResolveRefusesOtherSchemes(t *testing.T) {
 		"data:text/html;base64,PGI+aGk8L2I+",
 		"tel:+15555550100",
 		"http:no-slashes", // parses, but has no host
+		// Refused by its scheme, before parsing: url.Parse would fail on it.
+		"web.app://[unclosed",
+		"web+app-09://[unclosed",
 	} {
 		u, err := Resolve(base, ref)
 		if !errors.Is(err, ErrNotCrawlable) {
