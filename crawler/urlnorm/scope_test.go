@@ -96,3 +96,14 @@ func TestScopeNormalizesWhatItIsGiven(t *testing.T) {
 		}
 	}
 }
+
+// TestLenientScopeAddsNoWWWTwin: a lenient scope compares registrable
+// domains, where "www." twins mean nothing; a root that is a public suffix
+// itself must not admit "www." under it.
+func TestLenientScopeAddsNoWWWTwin(t *testing.T) {
+	s := NewScope([]*url.URL{mustParse(t, "http://co.uk/")}, true)
+	if !s.Allowed(mustParse(t, "http://co.uk/x")) || s.Allowed(mustParse(t, "http://www.co.uk/")) {
+		t.Errorf("root co.uk, lenient: co.uk %v, www.co.uk %v; want true, false",
+			s.Allowed(mustParse(t, "http://co.uk/x")), s.Allowed(mustParse(t, "http://www.co.uk/")))
+	}
+}

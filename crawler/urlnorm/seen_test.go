@@ -218,3 +218,20 @@ func TestSeenAppendHashes(t *testing.T) {
 		t.Fatal("Key is not the key the set was made with")
 	}
 }
+
+// TestSeenReserveCountsWhatIsIn: Reserve(n) makes room for n more besides
+// the URLs already in, so adding those n grows the table no more.
+func TestSeenReserveCountsWhatIsIn(t *testing.T) {
+	var s Seen
+	for i := range 700 {
+		s.Add(fmt.Sprintf("http://example.com/a/%d", i))
+	}
+	s.Reserve(700)
+	slots := len(s.slots)
+	for i := range 700 {
+		s.Add(fmt.Sprintf("http://example.com/b/%d", i))
+	}
+	if s.Len() != 1400 || len(s.slots) != slots {
+		t.Errorf("Len %d; the table grew from %d to %d slots after Reserve", s.Len(), slots, len(s.slots))
+	}
+}
