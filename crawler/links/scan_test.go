@@ -105,6 +105,7 @@ var scanCorners = []string{
 	`<area href="HTTP://EXAMPLE.COM:80/%7e?%3a#f"><iframe src="//other.org"><frame src=/f><link href=/l.css>`,
 	`<base><base href=/first/><base href=/second/><a href=x>`, `<a href=/dup><a href=/dup><A HREF=/dup>`, "<a\thref=\f/tab\n>",
 	`<noframes><a href=/in></noframes><a href=/nf>`, `<a href=/before-cut-end-tag></`,
+	`<!><a href=/after-empty-decl>`, "<a href=\"\r/cr-first\">",
 }
 
 // scan finds, on every page, the links golang.org/x/net/html's Tokenizer
