@@ -29,6 +29,8 @@ func TestAllowed(t *testing.T) {
 		// Longest match wins, whatever the order.
 		{"longer allow wins", "Disallow: /a\nAllow: /a/b", "/a/b/c", true},
 		{"longer allow wins, other order", "Allow: /a/b\nDisallow: /a", "/a/b/c", true},
+		// A shorter rule after the best so far is skipped, not the end of the search.
+		{"the longest comes after a shorter one", "Disallow: /a/b\nAllow: /a\nAllow: /a/b/c", "/a/b/c/d", true},
 		{"longer disallow wins", "Allow: /a\nDisallow: /a/b", "/a/b/c", false},
 		{"shorter rule elsewhere", "Allow: /a\nDisallow: /a/b", "/a/c", true},
 		{"the classic", "Allow: /\nDisallow: /cgi-bin", "/cgi-bin/x", false},
