@@ -53,8 +53,8 @@ func TestCallbacksAreScheduledNeverRunInline(t *testing.T) {
 func TestResultStates(t *testing.T) {
 	q := &queue{}
 	f := future.New[string](q)
-	if _, err := f.Result(); !errors.Is(err, future.ErrNotDone) || f.Done() {
-		t.Fatalf("pending: %v", err)
+	if _, err := f.Result(); !errors.Is(err, future.ErrNotDone) || f.Done() || f.Cancelled() {
+		t.Fatalf("pending: %v (cancelled %v)", err, f.Cancelled())
 	}
 	boom := errors.New("boom")
 	f.SetError(boom)
@@ -77,7 +77,7 @@ func TestResultStates(t *testing.T) {
 		t.Fatalf("Err of a pending future: %v, want ErrNotDone", err)
 	}
 	ok.SetResult("v")
-	if ok.Err() != nil || f.Err() != boom || !errors.Is(c.Err(), future.ErrCancelled) {
+	if ok.Err() != nil || ok.Cancelled() || f.Err() != boom || !errors.Is(c.Err(), future.ErrCancelled) {
 		t.Fatalf("Err: succeeded %v, failed %v, cancelled %v; want nil, boom, ErrCancelled", ok.Err(), f.Err(), c.Err())
 	}
 }
@@ -221,5 +221,20 @@ func TestSettledWaitsForEveryCallback(t *testing.T) {
 	g.Cancel()
 	if !g.Settled() {
 		t.Fatal("a done future with no callback is not settled")
+	}
+}
+
+// A callback added to a future that was cancelled, not finished, is
+// scheduled all the same: a task awaiting a cancelled future must still be
+// resumed to hear of it.
+func TestACallbackAddedToACancelledFutureStillRuns(t *testing.T) {
+	q := &queue{}
+	f := future.New[int](q)
+	f.Cancel()
+	ran := 0
+	f.OnDone(func() { ran++ })
+	f.AddDoneCallback(func(*future.Future[int]) { ran++ })
+	if n := q.run(); n != 2 || ran != 2 {
+		t.Fatalf("%d scheduled, %d ran; want both callbacks of a cancelled future run", n, ran)
 	}
 }
