@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,6 +47,21 @@ func TestLockFileIsExclusive(t *testing.T) {
 	first.Close()
 	if err := netpoll.LockFile(second); err != nil {
 		t.Fatalf("lock after the first let go: %v", err)
+	}
+}
+
+// A lock that fails for any other reason than a holder (here, a file
+// already closed) is an error that names flock, not ErrLocked and not nil:
+// a caller that took nil for the lock would write beside another process.
+func TestLockFileOfAClosedFileFails(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	err = netpoll.LockFile(f)
+	if err == nil || errors.Is(err, netpoll.ErrLocked) || !strings.Contains(err.Error(), "flock") {
+		t.Fatalf("LockFile of a closed file: %v, want flock's own error", err)
 	}
 }
 

@@ -8,7 +8,7 @@ import (
 )
 
 // A wake-up descriptor closed behind the poller's back is an error that
-// says so: from poll's Wait, and from epoll's Close.
+// says so: from poll's Wait, and from each poller's Close.
 func TestAClosedWakeFDIsAnError(t *testing.T) {
 	p, err := openPoll()
 	if err != nil {
@@ -17,6 +17,9 @@ func TestAClosedWakeFDIsAnError(t *testing.T) {
 	unix.Close(p.(*poller).wake.rfd)
 	if _, err := p.Wait(0); err == nil || !strings.Contains(err.Error(), "wake-up descriptor was closed") {
 		t.Errorf("poll's Wait with its wake fd closed: %v", err)
+	}
+	if err := p.Close(); err == nil {
+		t.Error("poll's Close hid the failure to close its wake fd")
 	}
 	e, err := openEpoll()
 	if err != nil {
