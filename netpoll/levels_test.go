@@ -84,3 +84,47 @@ func TestListenAndAcceptOnIPv6SayTheirPorts(t *testing.T) {
 		t.Fatalf("accepted a peer %v", peer)
 	}
 }
+
+// Close, ShutdownWrite and ResetOnClose of a bad fd fail, naming their
+// call and keeping EBADF: a close that failed silently would hide a
+// double close, which may have closed someone else's fd.
+func TestSocketCallsOfABadFDFailNamingTheirCall(t *testing.T) {
+	for call, err := range map[string]error{
+		"close":      netpoll.Close(-1),
+		"shutdown":   netpoll.ShutdownWrite(-1),
+		"setsockopt": netpoll.ResetOnClose(-1),
+	} {
+		var se *os.SyscallError
+		if !errors.As(err, &se) || se.Syscall != call || !errors.Is(err, syscall.EBADF) {
+			t.Errorf("%s of fd -1: %v, want the %s call's EBADF", call, err, call)
+		}
+	}
+}
+
+// ConnectResult reports whatever error SO_ERROR holds, not only a
+// refusal: here the reset of a connection whose peer closed it with RST.
+func TestConnectResultReportsAReset(t *testing.T) {
+	client, server := connectedPair(t)
+	if err := netpoll.ResetOnClose(server); err != nil {
+		t.Fatal(err)
+	}
+	if err := netpoll.Close(server); err != nil {
+		t.Fatal(err)
+	}
+	// Wait for the RST without reading: a read would take the error.
+	p, err := netpoll.Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if err := p.Register(client, 1, netpoll.Readable); err != nil {
+		t.Fatal(err)
+	}
+	defer p.Deregister(client)
+	if evs, err := p.Wait(10 * time.Second); err != nil || len(evs) == 0 {
+		t.Fatalf("hung: no reset after 10 s (%v)", err)
+	}
+	if err := netpoll.ConnectResult(client); !netpoll.IsReset(err) || netpoll.ErrName(err) != "ECONNRESET" {
+		t.Fatalf("ConnectResult of a reset connection: %v, want ECONNRESET", err)
+	}
+}
