@@ -93,3 +93,36 @@ func TestWakeDuringTheDrainIsNotLost(t *testing.T) {
 		t.Fatalf("after a drain that a Wake raced with, a Wake left nothing to read (%d, %v): wake-ups are lost for good", n, err)
 	}
 }
+
+// A drain that reads a wake-up empties the descriptor and re-arms the
+// waker: the next Wake writes again. (The test above reads the descriptor
+// itself, so its drains find nothing to read.)
+func TestADrainThatReadsAWakeUpEmptiesAndReArms(t *testing.T) {
+	w, err := newWaker()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.close()
+	readable := func() bool {
+		fds := []unix.PollFd{{Fd: int32(w.readFD()), Events: unix.POLLIN}}
+		n, err := unix.Poll(fds, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n == 1
+	}
+	for round := range 2 {
+		if err := w.wake(); err != nil {
+			t.Fatal(err)
+		}
+		if !readable() {
+			t.Fatalf("round %d: a Wake after a drain left nothing to read: the wake-up is lost", round)
+		}
+		if err := w.drain(); err != nil {
+			t.Fatal(err)
+		}
+		if readable() {
+			t.Fatalf("round %d: the drain left the wake-up to be read again", round)
+		}
+	}
+}
