@@ -139,3 +139,23 @@ func TestFailedListenClosesItsSocket(t *testing.T) {
 		t.Errorf("%d descriptors open before three failed Listens, %d after", before, after)
 	}
 }
+
+// A Listen or an Accept that fails gives the fd -1, never a number: a
+// caller that closes what it was given on the way out must close nothing,
+// not fd 0 or some other fd of the process.
+func TestFailedListenAndAcceptGiveNoFD(t *testing.T) {
+	lfd, addr, err := Listen(netip.MustParseAddrPort("127.0.0.1:0"), 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer Close(lfd)
+	if fd, _, err := Listen(addr, 8); err == nil || fd != -1 {
+		t.Errorf("a Listen on a taken address: fd %d, %v; want -1 and an error", fd, err)
+	}
+	if fd, _, err := Accept(lfd); err != ErrWouldBlock || fd != -1 {
+		t.Errorf("an Accept with nobody waiting: fd %d, %v; want -1 and ErrWouldBlock", fd, err)
+	}
+	if fd, _, err := Accept(-1); !errors.Is(err, unix.EBADF) || fd != -1 {
+		t.Errorf("an Accept of fd -1: fd %d, %v; want -1 and EBADF", fd, err)
+	}
+}
