@@ -1,0 +1,58 @@
+package task
+
+import (
+	"testing"
+
+	"loopkit/loop"
+)
+
+// A semaphore, lock or queue that always has a waiter (a busy one never
+// drains its queue of waiters) lets go of the waiters it has woken, and
+// reuses its slice: its memory stays bounded, not one entry per waiter
+// ever parked.
+func TestSpentWaitersAreLetGoAndTheirSliceStaysBounded(t *testing.T) {
+	l, err := loop.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	y := Yield{c: &coro{loop: l}}
+	var w waiters
+	w.park(y) // there is always one waiting from here on
+	for i := range 1000 {
+		w.park(y)
+		if !w.wakeFirst() {
+			t.Fatalf("round %d: no waiter woken", i)
+		}
+		for j, f := range w.q[:w.head] {
+			if f != nil {
+				t.Fatalf("round %d: woken waiter %d of %d is still held", i, j, w.head)
+			}
+		}
+	}
+	if len(w.q) > 2*32+2 {
+		t.Fatalf("after 1000 waiters woken, one always waiting: %d kept, want at most %d", len(w.q), 2*32+2)
+	}
+	if w.head >= len(w.q) || w.q[w.head].Done() || !w.waiting() {
+		t.Fatal("the waiter still waiting was lost")
+	}
+}
+
+// A queue that is never empty (producers always a step ahead) reuses its
+// slice once the front half is spent, and keeps its order doing so.
+func TestANeverEmptyQueueStaysBoundedAndInOrder(t *testing.T) {
+	q := NewQueue[int](0)
+	q.PutNowait(0)
+	for i := 1; i <= 5000; i++ {
+		q.PutNowait(i)
+		if v, err := q.GetNowait(); err != nil || v != i-1 {
+			t.Fatalf("get %d: %d %v, want %d", i, v, err, i-1)
+		}
+	}
+	if len(q.items) > 2*1024+2 {
+		t.Fatalf("after 5000 items through a queue of one or two: %d slots kept, want at most %d", len(q.items), 2*1024+2)
+	}
+	if q.Len() != 1 {
+		t.Fatalf("Len %d, want 1", q.Len())
+	}
+}
