@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"loopkit/future"
 	"loopkit/task"
 )
 
@@ -99,4 +100,25 @@ func TestATakenItemIsLetGo(t *testing.T) {
 		}
 	}
 	t.Fatal("the queue keeps an item that was taken")
+}
+
+// WaitFor of a future that is already done returns its result at once,
+// as Await does, without giving up its turn: a callback scheduled before
+// the call has not run when it returns.
+func TestWaitForOfADoneFutureDoesNotSuspend(t *testing.T) {
+	l := newLoop(t)
+	done := future.New[int](l)
+	done.SetResult(7)
+	otherRan := false
+	got, err := run(t, l, func(y task.Yield) (int, error) {
+		l.CallSoon(func() { otherRan = true })
+		v, err := task.WaitFor[int](y, done, time.Hour)
+		if otherRan {
+			t.Error("WaitFor of a done future gave up the task's turn")
+		}
+		return v, err
+	})
+	if got != 7 || err != nil {
+		t.Fatalf("WaitFor of a done future: %d, %v; want 7, nil", got, err)
+	}
 }
