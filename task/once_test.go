@@ -375,3 +375,72 @@ func TestJoinOfAnEmptyQueueReturnsAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A waiter woken and cancelled at once passes its turn on only if what it
+// was woken for is still there: when another took the item (or the room)
+// first, waking the next waiter for nothing would send it to the back of
+// the line, behind a waiter that came after it.
+func TestACancelledWaiterWhoseTurnWasTakenWakesNobody(t *testing.T) {
+	t.Run("Get", func(t *testing.T) {
+		l := newLoop(t)
+		q := task.NewQueue[int](0)
+		get := func(y task.Yield) (int, error) { return q.Get(y) }
+		first, second, third := task.Spawn(l, get), task.Spawn(l, get), task.Spawn(l, get)
+		l.CallLater(time.Millisecond, func() {
+			q.PutNowait(1) // wakes first...
+			q.GetNowait()  // ...but the item is taken from under it...
+			first.Cancel() // ...and it is cancelled before it resumes
+			l.CallLater(time.Millisecond, func() { q.PutNowait(2); q.PutNowait(3) })
+		})
+		runUntilDone(t, l, third)
+		v2, _ := second.Result()
+		v3, _ := third.Result()
+		if v2 != 2 || v3 != 3 || !first.Cancelled() {
+			t.Fatalf("second got %d, third %d, first cancelled %v; want 2, 3, true", v2, v3, first.Cancelled())
+		}
+	})
+	t.Run("Put", func(t *testing.T) {
+		l := newLoop(t)
+		q := task.NewQueue[int](1)
+		q.PutNowait(0)
+		put := func(v int) func(y task.Yield) (int, error) {
+			return func(y task.Yield) (int, error) { return v, q.Put(y, v) }
+		}
+		first, second, third := task.Spawn(l, put(1)), task.Spawn(l, put(2)), task.Spawn(l, put(3))
+		var got []int
+		reader := task.Spawn(l, func(y task.Yield) (struct{}, error) {
+			// Past the cancel, then a few turns more: a waiter woken for
+			// nothing has gone to the back of the line by then.
+			for !first.Done() {
+				if err := task.Pause(y); err != nil {
+					return struct{}{}, err
+				}
+			}
+			for range 3 {
+				if err := task.Pause(y); err != nil {
+					return struct{}{}, err
+				}
+			}
+			for range 3 {
+				v, err := q.Get(y)
+				if err != nil {
+					return struct{}{}, err
+				}
+				got = append(got, v)
+			}
+			return struct{}{}, nil
+		})
+		l.CallLater(time.Millisecond, func() {
+			q.GetNowait()   // room for first...
+			q.PutNowait(-1) // ...taken from under it...
+			first.Cancel()  // ...and it is cancelled before it resumes
+		})
+		runUntilDone(t, l, reader)
+		if second.Err() != nil || third.Err() != nil {
+			t.Fatalf("second: %v, third: %v", second.Err(), third.Err())
+		}
+		if fmt.Sprint(got) != "[-1 2 3]" || !first.Cancelled() {
+			t.Fatalf("the queue gave %v, first cancelled %v; want [-1 2 3], true", got, first.Cancelled())
+		}
+	})
+}
