@@ -42,3 +42,26 @@ func TestDequeKeepsItsOrderThroughGrowthAndWrapping(t *testing.T) {
 		t.Fatalf("drained %v, want %v", rest, model)
 	}
 }
+
+// A host's queue that held more than 64 URLs gives its buffer back when it
+// runs dry, so that a million hosts crawled once do not each keep a big
+// ring; one that never grew past 64 keeps its ring, and the next URLs cost
+// no allocation.
+func TestADrainedQueueGivesBackOnlyABigBuffer(t *testing.T) {
+	for _, tc := range []struct {
+		n        int
+		keepsBuf bool
+	}{{8, true}, {64, true}, {65, false}, {200, false}} {
+		var d deque[int]
+		for i := range tc.n {
+			d.pushBack(i)
+		}
+		grown := len(d.buf)
+		for d.len() > 0 {
+			d.popFront()
+		}
+		if kept := len(d.buf) == grown; kept != tc.keepsBuf || !kept && d.buf != nil {
+			t.Errorf("%d items: ring of %d left with one of %d; want it kept: %v", tc.n, grown, len(d.buf), tc.keepsBuf)
+		}
+	}
+}
