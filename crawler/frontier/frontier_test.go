@@ -599,3 +599,33 @@ func TestSetDelayBeforeAnySendHoldsNothing(t *testing.T) {
 	f.Finish(j, 20*ms)
 	wake(t, f, 510*ms) // from the first send on, the spacing counts
 }
+
+// Jitter on a spacing of a nanosecond or two still adds only up to half of
+// it: the random draw's bound is half the gap plus one, never zero or
+// less (rand panics on those), so a 2 ns spacing comes out as 2 or 3 ns.
+func TestJitterOnATinySpacing(t *testing.T) {
+	for _, delay := range []time.Duration{1, 2} {
+		f := frontier.New(frontier.Options{Delay: delay, Jitter: true})
+		h := f.Host("http://a", "a")
+		for i := range 61 { // one more than is taken: Wake always has one to name
+			push(f, h, 0, fmt.Sprint(i))
+		}
+		seen := map[time.Duration]bool{}
+		now := time.Duration(0)
+		for range 60 {
+			j := next(t, f, now)
+			f.Sent(j, now)
+			f.Finish(j, now)
+			at, _ := f.Wake()
+			seen[at-now] = true
+			now = at
+		}
+		want := map[time.Duration]bool{1: true}
+		if delay == 2 {
+			want = map[time.Duration]bool{2: true, 3: true}
+		}
+		if len(seen) != len(want) || !seen[delay] || !seen[delay+delay/2] {
+			t.Errorf("delay %v: gaps %v, want %v", delay, seen, want)
+		}
+	}
+}
