@@ -166,3 +166,57 @@ func TestEndlessLineIsRefused(t *testing.T) {
 		t.Fatalf("a line at the limit waiting for its LF: %v, want ErrTruncated at EOF", got.err)
 	}
 }
+
+// Limits left at zero, or set below it, take the defaults — 64 KiB a
+// line, 16 MiB a bulk string, 2^20 elements an array, arrays 32 deep —
+// each passing what is exactly at it and refusing one more. The numbers
+// are written out, not taken from the Default constants, so that a
+// changed default is seen. Lengths are judged from their line alone, so a
+// 16 MiB bulk string or a million-element array is passed or refused
+// without its bytes being sent.
+func TestDefaultLimitsAtTheirEdge(t *testing.T) {
+	line := func(n int) string { return "+" + strings.Repeat("l", n) + "\r\n" }
+	nested := func(depth int) string { return strings.Repeat("*1\r\n", depth) + ":7\r\n" }
+	cases := []struct {
+		name, at, over, mention string
+	}{
+		{"line", line(64 << 10), line(64<<10 + 1), "line"},
+		{"bulk length", "$16777216\r\n", "$16777217\r\n", "bulk"},
+		{"array length", "*1048576\r\n", "*1048577\r\n", "array"},
+		{"depth", nested(32), nested(33), "nested"},
+	}
+	for _, lim := range []resp.Limits{{}, {MaxLineBytes: -1, MaxBulkBytes: -1, MaxArrayLen: -1, MaxDepth: -1, MaxReplyBytes: -1}} {
+		for _, tc := range cases {
+			p := resp.NewParser(lim)
+			if n, err := p.Feed([]byte(tc.at)); err != nil || n != len(tc.at) {
+				t.Errorf("%+v: %s at the default: used %d of %d, %v", lim, tc.name, n, len(tc.at), err)
+			}
+			p = resp.NewParser(lim)
+			if _, err := p.Feed([]byte(tc.over)); !errors.Is(err, resp.ErrTooLarge) || !strings.Contains(err.Error(), tc.mention) {
+				t.Errorf("%+v: %s over the default: %v, want ErrTooLarge mentioning %q", lim, tc.name, err, tc.mention)
+			}
+		}
+	}
+}
+
+// With no MaxReplyBytes set (zero or below), a reply of exactly
+// DefaultMaxReplyBytes is allowed, and one a byte longer is refused. A
+// bulk string's length line says how long the reply will be, so with
+// MaxBulkBytes out of the way no byte of it needs sending.
+func TestDefaultReplyLimitAtItsEdge(t *testing.T) {
+	// 64 MiB, less "$" and CRLF around a length of 8 digits and the
+	// string's own CRLF.
+	at := 64<<20 - len("$12345678\r\n") - 2
+	for _, unset := range []int64{0, -1} {
+		lim := resp.Limits{MaxBulkBytes: 1 << 30, MaxReplyBytes: unset}
+		in := "$" + strconv.Itoa(at) + "\r\n"
+		if n, err := resp.NewParser(lim).Feed([]byte(in)); err != nil || n != len(in) {
+			t.Errorf("MaxReplyBytes %d: a %d-byte bulk string, exactly the default reply limit: used %d, %v", unset, at, n, err)
+		}
+		in = "$" + strconv.Itoa(at+1) + "\r\n"
+		_, err := resp.NewParser(lim).Feed([]byte(in))
+		if !errors.Is(err, resp.ErrTooLarge) || !strings.Contains(err.Error(), "reply larger than") {
+			t.Errorf("MaxReplyBytes %d: a reply a byte over the default limit: %v, want ErrTooLarge", unset, err)
+		}
+	}
+}
