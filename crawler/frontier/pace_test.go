@@ -147,3 +147,49 @@ func TestFailuresAreJudgedOncePerWindow(t *testing.T) {
 		t.Fatalf("a third failure, the first of a new window, slowed the host again (gap %v, was %v)", p.gap(), gap)
 	}
 }
+
+// The failure rate is judged over exactly the last thirty outcomes, with
+// numbers written out so that a changed window is seen: a failure thirty
+// outcomes back still counts, one thirty-one back no longer does. And
+// the first pushback's spacing is half a second.
+func TestTheErrorWindowIsThirtyOutcomes(t *testing.T) {
+	for _, tc := range []struct {
+		between int
+		slows   bool
+	}{{28, true}, {29, false}} {
+		p := newPace(8, 0)
+		p.failed(0)
+		for range tc.between {
+			p.succeeded()
+		}
+		if got := p.failed(0); got != tc.slows {
+			t.Errorf("a failure, %d successes, a failure: slowed %v, want %v", tc.between, got, tc.slows)
+		}
+		if tc.slows && p.gap() != 500*time.Millisecond {
+			t.Errorf("gap %v after the first pushback, want 500ms", p.gap())
+		}
+	}
+}
+
+// One failure in a full window of thirty is bad luck, not pushback.
+func TestOneFailureInAFullWindowIsNoPushback(t *testing.T) {
+	p := newPace(8, 0)
+	for range 29 {
+		p.succeeded()
+	}
+	if p.failed(0) {
+		t.Fatal("one failure after 29 successes slowed the host down")
+	}
+}
+
+// A refusal of a request with a negative try count (never made by the
+// crawler, but an Item is plain data) holds its server the least, one
+// second, as one never tried before.
+func TestARefusalWithNegativeTriesHoldsASecond(t *testing.T) {
+	if got := refusalHold(-1); got != time.Second {
+		t.Fatalf("refusalHold(-1) = %v, want 1s", got)
+	}
+	if got := refusalHold(4); got != 16*time.Second {
+		t.Fatalf("refusalHold(4) = %v, want 16s", got)
+	}
+}
