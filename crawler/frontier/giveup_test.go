@@ -61,3 +61,33 @@ func TestAStoppedFrontierHasNoTimeToWake(t *testing.T) {
 		t.Fatalf("Wake() = %v, true after Stop; want false", at)
 	}
 }
+
+// A forgotten host's queue is empty: it leaves the ready heap at once, and
+// Next hands out nothing of it, not an empty item.
+func TestAForgottenHostHandsOutNothing(t *testing.T) {
+	f := frontier.New(frontier.Options{})
+	h := f.Host("http://a", "a")
+	push(f, h, 0, "a1", "a2")
+	f.Forget(h, nil)
+	none(t, f, 0)
+	if _, ok := f.Wake(); ok || f.Queued() != 0 || !f.Empty() {
+		t.Fatalf("after Forget: wake %v, queued %d, empty %v; want nothing left", ok, f.Queued(), f.Empty())
+	}
+}
+
+// Open lets the queue go at once, even while the gate job is still in
+// flight: with room for two, a page goes out beside it.
+func TestOpenLetsTheQueueGoBeforeTheGateFinishes(t *testing.T) {
+	f := frontier.New(frontier.Options{PerHost: 2})
+	h := f.Host("http://a", "a")
+	push(f, h, 0, "a1")
+	f.Gate(h, frontier.Item{URL: "robots"})
+	g := next(t, f, 0)
+	f.Sent(g, 0)
+	f.Succeeded(g) // room for two from now on
+	none(t, f, 0)  // the queue waits for its gate
+	f.Open(h, 0, nil)
+	if j := next(t, f, 0); j.Gate || j.Item.URL != "a1" {
+		t.Fatalf("handed out %+v, want a1 beside the gate in flight", j.Item)
+	}
+}
