@@ -18,6 +18,8 @@ var validCases = []struct {
 }{
 	{"simple string", "+OK\r\n", simple("OK")},
 	{"empty simple string", "+\r\n", simple("")},
+	{"QUEUED, as MULTI's commands answer", "+QUEUED\r\n", simple("QUEUED")},
+	{"PONG", "+PONG\r\n", simple("PONG")},
 	{"simple string not interned", "+Background saving started\r\n", simple("Background saving started")},
 	{"error", "-ERR unknown command 'FOO'\r\n", errReply("ERR unknown command 'FOO'")},
 	{"zero", ":0\r\n", integer(0)},
