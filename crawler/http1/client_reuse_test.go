@@ -54,7 +54,11 @@ func TestConnectionIsNotReusedWhileItsRequestIsStillBeingSent(t *testing.T) {
 				readRequest(r)
 				c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"))
 			})
-			l, c := onLoop(t, http1.Options{MaxConnsPerHost: 1, ReadTimeout: 2 * time.Second})
+			// The read timeout only bounds the failure: a request glued to
+			// the first connection is never answered. It is generous, as
+			// 16 MiB going out beside other tests on a busy machine may
+			// keep the second request waiting for a while.
+			l, c := onLoop(t, http1.Options{MaxConnsPerHost: 1, ReadTimeout: 10 * time.Second})
 			// Far more than the socket buffers hold while the server does
 			// not read.
 			huge := http1.Header{{Name: "X-Padding", Value: strings.Repeat("p", 16<<20)}}
