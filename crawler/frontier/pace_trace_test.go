@@ -127,3 +127,27 @@ func TestAPushbackAtTheTimeOfTheFirstDoublesTheGap(t *testing.T) {
 		t.Fatalf("gap %v, want %v", p.gap(), want)
 	}
 }
+
+// The pace that hurt is at most twice the gap that failed, however slowly
+// the host served: above that a gap is far from it, and probing hurries.
+func TestThePaceThatHurtIsCappedAtTwiceTheGapThatFailed(t *testing.T) {
+	p := newPace(4, 0)
+	p.pushedBack(p.epoch, 0)
+	p.succeeded()
+	p.pushedBack(p.epoch, 10*time.Second) // served every 10s; the gap is 1s
+	p.setDelay(1500 * time.Millisecond)   // 2.5s: over twice the 1s that is the cap
+	ms := time.Millisecond
+	sameGaps(t, "far from the capped pace", gaps(&p, 2), []time.Duration{2500 * ms, 2250 * ms})
+}
+
+// The pace that hurt is at least the gap that failed, however fast the
+// host served: a gap a tenth above it is near, and probing is careful.
+func TestThePaceThatHurtIsAtLeastTheGapThatFailed(t *testing.T) {
+	p := newPace(4, 0)
+	p.pushedBack(p.epoch, 0)
+	p.succeeded()
+	p.pushedBack(p.epoch, time.Millisecond) // served in 1ms, refused at 500ms: 550ms
+	ms := time.Millisecond
+	want := []time.Duration{550 * ms, 550 * ms, 550 * ms, 550 * ms, 495 * ms}
+	sameGaps(t, "near the gap that failed", gaps(&p, len(want)), want)
+}
