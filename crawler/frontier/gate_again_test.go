@@ -36,3 +36,17 @@ func TestARetryDueNowIsQueuedAtOnce(t *testing.T) {
 		t.Fatalf("Queued %d Delayed %d, want 1 0", f.Queued(), f.Delayed())
 	}
 }
+
+// A hold moves its host behind a host that may go now: the first host
+// created no longer comes first, and the other is handed out at once.
+func TestAHeldHostGivesWayToOneThatMayGo(t *testing.T) {
+	f := frontier.New(frontier.Options{})
+	a, b := f.Host("http://a", "a"), f.Host("http://b", "b")
+	push(f, a, 0, "a1")
+	push(f, b, 0, "b1")
+	f.HoldUntil(a, 100*ms)
+	if j := next(t, f, 0); j.Item.URL != "b1" {
+		t.Fatalf("handed out %s at 0, want b1", j.Item.URL)
+	}
+	wake(t, f, 100*ms)
+}
