@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"loopkit/crawler/resp"
+	"loopkit/internal/redistest"
 )
 
 // A parser reset half-way through a reply (its connection's bytes gone)
@@ -93,4 +94,53 @@ func TestErrorTextsAndTimeout(t *testing.T) {
 	if err == nil || err.Error() != `resp: unknown type byte '?'` {
 		t.Errorf("a bad type byte: %v", err)
 	}
+}
+
+// A command whose arguments cannot be encoded fails alone: it is neither
+// counted nor left waiting for a reply, so the command after it gets its
+// own reply.
+func TestACommandThatCannotBeEncodedTakesNoReply(t *testing.T) {
+	_, l, c := withServer(t, redistest.Options{}, resp.Options{ReplyTimeout: 2 * time.Second})
+	if _, err := do(t, l, c, "PING"); err != nil {
+		t.Fatal(err)
+	}
+	before := c.Stats().Commands
+	bad := c.Send("SET", "k", struct{}{})
+	echo := c.Send("ECHO", "mine")
+	if _, err := await(t, l, bad); err == nil {
+		t.Fatal("SET of a struct: no error")
+	}
+	if v, err := await(t, l, echo); err != nil || v.Str != "mine" {
+		t.Fatalf("the ECHO after it: %v, %v; want its own reply", v, err)
+	}
+	if n := c.Stats().Commands - before; n != 1 {
+		t.Fatalf("%d commands counted; want 1, the ECHO", n)
+	}
+}
+
+// A command refused after the retry was due but before the loop got to
+// it says the next attempt is in 0s, never a negative wait.
+func TestARefusedCommandLateForTheRetrySaysZero(t *testing.T) {
+	srv := redistest.Start(t, redistest.Options{})
+	srv.Stop()
+	l := newLoop(t)
+	c := newClient(t, l, srv.URL(), resp.Options{MinBackoff: 10 * time.Millisecond, MaxBackoff: 10 * time.Millisecond})
+	// A busy loop may start the next attempt before it stops: then the
+	// command waits for that attempt, and the test tries again.
+	for try := 0; try < 20; try++ {
+		if _, err := do(t, l, c, "PING"); !errors.Is(err, resp.ErrNotConnected) {
+			t.Fatalf("PING with Redis down: %v", err)
+		}
+		// The loop is not running: the retry, due within 10ms, cannot start.
+		time.Sleep(50 * time.Millisecond)
+		f := c.Send("PING")
+		if !f.Done() {
+			continue
+		}
+		if _, err := f.Result(); !errors.Is(err, resp.ErrNotConnected) || !strings.Contains(err.Error(), "next attempt in 0s;") {
+			t.Fatalf("PING past the retry's time: %v; want the next attempt in 0s", err)
+		}
+		return
+	}
+	t.Fatal("the client was never found waiting to retry")
 }
