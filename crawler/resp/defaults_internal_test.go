@@ -26,3 +26,16 @@ func TestOptionDefaultsAreTheDocumentedOnes(t *testing.T) {
 		t.Errorf("set options, MaxBackoff under MinBackoff: %+v; want them kept, MaxBackoff raised to 3s", set)
 	}
 }
+
+// The random factor reaches both ends: with a wait of 2ns, half of it
+// (1ns) and the whole of it (2ns) both come up.
+func TestBackoffJitterReachesTheFullWait(t *testing.T) {
+	c := &Client{opts: Options{MinBackoff: 2, MaxBackoff: 2}.withDefaults(), failures: 1}
+	seen := map[time.Duration]bool{}
+	for range 200 { // the chance that either never comes up is 2^-199
+		seen[c.backoff()] = true
+	}
+	if len(seen) != 2 || !seen[1] || !seen[2] {
+		t.Fatalf("waits seen: %v; want 1ns and 2ns", seen)
+	}
+}
