@@ -264,6 +264,15 @@ var validCases = []validCase{
 			Header: hdr{{"Content-Encoding", "identity"}, {"Content-Length", "2"}}, Body: []byte("hi"), ContentLength: 2},
 	},
 	{
+		// RFC 9110 §5.6.1: recipients accept and skip empty list elements;
+		// an empty one is no coding, not an unknown one.
+		name: "empty elements of Content-Encoding are skipped",
+		in:   "HTTP/1.1 200 OK\r\nContent-Encoding: , gzip, ,identity,\r\nContent-Length: " + strconv.Itoa(len(gzHello)) + "\r\n\r\n" + gzHello,
+		want: http1.Response{Proto: "HTTP/1.1", StatusCode: 200, Reason: "OK",
+			Header: hdr{{"Content-Encoding", ", gzip, ,identity,"}, {"Content-Length", strconv.Itoa(len(gzHello))}}, Body: []byte("hello, hello, hello"),
+			ContentLength: int64(len(gzHello)), Decoded: true},
+	},
+	{
 		name: "gzip on an empty body is an empty body",
 		in:   "HTTP/1.1 301 Moved Permanently\r\nLocation: /x\r\nContent-Encoding: gzip\r\nContent-Length: 0\r\n\r\n",
 		want: http1.Response{Proto: "HTTP/1.1", StatusCode: 301, Reason: "Moved Permanently",
