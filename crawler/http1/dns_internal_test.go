@@ -144,3 +144,39 @@ func TestDNSCacheKeepsNothingOfAFailure(t *testing.T) {
 		t.Fatalf("%d entries left after a failed lookup, want none", n)
 	}
 }
+
+// The sweep deletes expired answers, never a lookup still in flight (its
+// expiry is not set yet): a resolve of that host meanwhile must join the
+// pending lookup, not start a second one. The pending lookup here is a
+// future never completed, so the sweep surely finds it in flight.
+func TestDNSSweepKeepsALookupInFlight(t *testing.T) {
+	t.Parallel()
+	l := dnsTestLoop(t)
+	const ttl = time.Millisecond
+	d := newDNSCache(l, ttl)
+	defer d.close()
+	const host = "pending.invalid"
+	pending := future.New[[]netip.Addr](l)
+	e := &dnsEntry{lookup: pending}
+	d.entries[host] = e
+	d.sweepLater()
+	armed := d.sweep
+	// Look each TTL until the first sweep has run: it re-arms itself, or
+	// leaves none if it emptied the cache; either way d.sweep changes.
+	var look func()
+	look = func() {
+		if d.sweep != armed {
+			l.Stop()
+			return
+		}
+		l.CallLater(ttl, look)
+	}
+	l.CallLater(ttl, look)
+	l.Run()
+	if d.entries[host] != e {
+		t.Fatal("the sweep deleted a lookup still in flight")
+	}
+	if again := d.resolve(host); again != pending {
+		t.Fatal("a resolve during a pending lookup started another")
+	}
+}
