@@ -1,8 +1,11 @@
 package http1_test
 
 import (
+	"bufio"
 	"fmt"
+	"net"
 	"net/http"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -74,4 +77,36 @@ func TestADrainCutShortByTheServerClosesTheConnection(t *testing.T) {
 		t.Fatalf("pdf: %+v, %v", pdf, err)
 	}
 	waitUntil(t, l, "the draining connection is closed", func() bool { return c.OpenConns() == 0 })
+}
+
+// A reply whose body is skipped on a connection's second use says it came
+// over a reused connection, like any other reply there. The server keeps
+// the one connection: a page, then a PDF head with only the start of its
+// body, so the reply is answered before the body ends.
+func TestASkippedReplyOnAReusedConnectionSaysReused(t *testing.T) {
+	t.Parallel()
+	var accepted atomic.Int64
+	url := rawServer(t, func(c net.Conn, r *bufio.Reader) {
+		accepted.Add(1)
+		if _, err := readRequest(r); err != nil {
+			return
+		}
+		c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 2\r\n\r\nok"))
+		if _, err := readRequest(r); err != nil {
+			return
+		}
+		c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\nContent-Length: 100\r\n\r\n%PDF"))
+	})
+	l, c := onLoop(t, http1.Options{MaxConnsPerHost: 1})
+	page, err := await(t, l, c.Do(http1.Request{URL: url + "/", WantBody: notHTML}))
+	if err != nil || string(page.Body) != "ok" || page.Reused {
+		t.Fatalf("page: %+v, %v; want ok on a fresh connection", page, err)
+	}
+	pdf, err := await(t, l, c.Do(http1.Request{URL: url + "/doc.pdf", WantBody: notHTML}))
+	if err != nil || !pdf.BodySkipped || !pdf.Reused {
+		t.Fatalf("pdf: %+v, %v; want its body skipped and Reused", pdf, err)
+	}
+	if n := accepted.Load(); n != 1 {
+		t.Fatalf("%d connections accepted, want the page's one reused", n)
+	}
 }
