@@ -121,3 +121,25 @@ func TestStatsCountTheTimeAsleep(t *testing.T) {
 		t.Fatalf("%d waits, %v asleep; want 3 and 21ms", s.Waits, s.Asleep)
 	}
 }
+
+// A hook that Close runs is timed from its own start, not from the end of
+// the loop's last turn: the loop sat idle for an hour before Close, and
+// that hour is nobody's callback. Longest and Busy count the hook's 3 ms.
+func TestACloseHookIsTimedFromItsOwnStartNotTheLastTurn(t *testing.T) {
+	l, clock := loopWithTestClock(t)
+	l.CallSoon(func() { *clock += time.Microsecond })
+	l.Stop()
+	defer guard(t, l, "the loop was never stopped")()
+	if err := l.Run(); err != nil {
+		t.Fatal(err)
+	}
+	*clock += time.Hour // idle between the last turn and Close
+	l.OnClose(func() { *clock += 3 * time.Millisecond })
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s := l.Stats()
+	if s.Callbacks != 2 || s.Longest != 3*time.Millisecond || s.Busy != 3*time.Millisecond+time.Microsecond {
+		t.Fatalf("%d callbacks, longest %v, busy %v; want 2, 3ms, 3.001ms", s.Callbacks, s.Longest, s.Busy)
+	}
+}
