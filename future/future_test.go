@@ -224,6 +224,29 @@ func TestSettledWaitsForEveryCallback(t *testing.T) {
 	}
 }
 
+// A future with more callbacks than its two fields hold settles too, once
+// the last has run: a record whose future had three waiters can still be
+// handed to new work.
+func TestSettledAfterThreeOrMoreCallbacksRan(t *testing.T) {
+	for _, n := range []int{3, 5} {
+		q := &queue{}
+		f := future.New[int](q)
+		for range n {
+			f.OnDone(func() {})
+		}
+		f.SetResult(1)
+		for i := range n {
+			if f.Settled() {
+				t.Fatalf("%d callbacks: settled with %d still to run", n, n-i)
+			}
+			q.fns[i]()
+		}
+		if !f.Settled() {
+			t.Fatalf("%d callbacks: not settled once every one ran", n)
+		}
+	}
+}
+
 // A callback added to a future that was cancelled, not finished, is
 // scheduled all the same: a task awaiting a cancelled future must still be
 // resumed to hear of it.
