@@ -247,6 +247,17 @@ func TestSettledAfterThreeOrMoreCallbacksRan(t *testing.T) {
 	}
 }
 
+// Cancelled means Cancel ended the future, not that its error is
+// ErrCancelled: a producer that fails a future with SetError(ErrCancelled)
+// did not cancel it, and Cancelled says so (Result still returns the error).
+func TestAFutureFailedWithErrCancelledIsNotCancelled(t *testing.T) {
+	f := future.New[int](&queue{})
+	f.SetError(future.ErrCancelled)
+	if f.Cancelled() || !f.Done() || f.Err() != future.ErrCancelled {
+		t.Fatalf("cancelled %v, done %v, error %v; want false, true, ErrCancelled", f.Cancelled(), f.Done(), f.Err())
+	}
+}
+
 // A callback added to a future that was cancelled, not finished, is
 // scheduled all the same: a task awaiting a cancelled future must still be
 // resumed to hear of it.
