@@ -110,6 +110,22 @@ func TestReturningWithACancellationPendingEndsCancelled(t *testing.T) {
 	}
 }
 
+// A body that returns an error of its own with a cancellation still
+// pending keeps that error (finish's rule): it says more than "cancelled".
+func TestReturningAnErrorWithACancellationPendingKeepsTheError(t *testing.T) {
+	l := newLoop(t)
+	own := errors.New("own failure")
+	var self *task.Task[int]
+	self = task.Spawn(l, func(y task.Yield) (int, error) {
+		self.Cancel() // pending: the body reaches no Await to be told
+		return 0, own
+	})
+	runUntilDone(t, l, self)
+	if err := self.Err(); self.Cancelled() || err != own {
+		t.Fatalf("a task that cancelled itself and returned its own error: %v, cancelled %v; want the error, not cancelled", err, self.Cancelled())
+	}
+}
+
 // Cancelling a task blocked in Gather or GatherFailFast cancels the
 // children, and Gather returns only once they have all finished, so no
 // child outlives the call.
