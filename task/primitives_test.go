@@ -105,6 +105,48 @@ func TestWaitForReturnsTheResultInTime(t *testing.T) {
 	}
 }
 
+// hookedFuture is a future that calls hook when WaitFor hands it its
+// wake-up, which WaitFor does just after arming its timeout timer.
+type hookedFuture struct {
+	*future.Future[int]
+	hook func()
+}
+
+func (h hookedFuture) OnDone(fn func()) {
+	h.Future.OnDone(fn)
+	h.hook()
+}
+
+// WaitFor gives up after its timeout, not later: a timer of the same delay
+// armed just after WaitFor's own finds WaitFor already returned with
+// ErrTimeout. The order of the two timers is fixed by their deadlines, so
+// a busy machine cannot change it (wall time is not measured).
+func TestWaitForGivesUpNoLaterThanATimerOfTheSameDelay(t *testing.T) {
+	const timeout = 5 * time.Millisecond
+	l := newLoop(t)
+	returned := false
+	returnedBySentinel := future.New[bool](l)
+	f := hookedFuture{Future: future.New[int](l)}
+	f.hook = func() {
+		l.CallLater(timeout, func() {
+			// One hop more, so a WaitFor woken in this same turn has resumed.
+			l.CallSoon(func() { returnedBySentinel.SetResult(returned) })
+		})
+	}
+	_, err := run(t, l, func(y task.Yield) (int, error) {
+		v, err := task.WaitFor[int](y, f, timeout)
+		returned = true
+		return v, err
+	})
+	if !errors.Is(err, task.ErrTimeout) {
+		t.Fatalf("WaitFor of a future never completed: %v, want ErrTimeout", err)
+	}
+	runUntilDone(t, l, returnedBySentinel) // it may be due a turn or two later
+	if r, _ := returnedBySentinel.Result(); !r {
+		t.Fatal("WaitFor had not given up when a timer of its own delay, armed after its own, fired")
+	}
+}
+
 // Three producers, five consumers, 10 000 items through a queue of 10:
 // Join returns after the last TaskDone, every item arrives exactly once,
 // and the producers really waited at the max size.
