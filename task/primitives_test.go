@@ -358,6 +358,27 @@ func TestACancelledWaiterPassesNoPermitOn(t *testing.T) {
 	}
 }
 
+// A release that finds only cancelled waiters in the queue gives its
+// permit back to the semaphore: skipping them wakes nobody, so the permit
+// is free for the next Acquire, not lost.
+func TestAReleasePastCancelledWaitersFreesThePermit(t *testing.T) {
+	l := newLoop(t)
+	s := task.NewSemaphore(1)
+	s.TryAcquire() // held by the test until after the waiter is cancelled
+	waiter := task.Spawn(l, func(y task.Yield) (int, error) { return 0, s.Acquire(y) })
+	cancelSoon(l, waiter)
+	runUntilDone(t, l, waiter)
+	if !waiter.Cancelled() {
+		t.Fatalf("waiter: %v, want cancelled", waiter.Err())
+	}
+	if err := s.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if s.Available() != 1 || !s.TryAcquire() {
+		t.Fatalf("available %d after the release; want the permit free (1)", s.Available())
+	}
+}
+
 func TestGatherKeepsEveryOutcomeAndFailFastCancelsTheRest(t *testing.T) {
 	l := newLoop(t)
 	boom := errors.New("boom")
