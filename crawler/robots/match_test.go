@@ -36,6 +36,10 @@ func TestAllowed(t *testing.T) {
 		{"the classic", "Allow: /\nDisallow: /cgi-bin", "/cgi-bin/x", false},
 		{"length counts wildcards", "Disallow: /*.php\nAllow: /a/", "/a/x.php", false},
 		{"length counts the anchor", "Allow: /a$\nDisallow: /a", "/a", true},
+		// The anchor's octet makes a Disallow longer than the Allow it
+		// would otherwise tie with, and lose to.
+		{"length counts the anchor of a disallow", "Allow: /a\nDisallow: /a$", "/a", false},
+		{"length counts the anchor of a disallow, other order", "Disallow: /a$\nAllow: /a", "/a", false},
 		// A leading star gets no "/" in front: the patterns tie, Allow wins.
 		{"a leading star is not lengthened", "Allow: /x.gif\nDisallow: *x.gif", "/x.gif", true},
 
