@@ -64,6 +64,8 @@ func TestNormalize(t *testing.T) {
 		{"double slashes are kept", "http://example.com//a//b", "http://example.com//a//b"},
 		{"unreserved escapes are decoded", "http://example.com/%41%62%2d%5F%7E", "http://example.com/Ab-_~"},
 		{"reserved escapes get upper-case hex", "http://example.com/a%2fb%3a", "http://example.com/a%2Fb%3A"},
+		// Only bytes past 0x9F have a letter for their first hex digit.
+		{"both hex digits are upper-cased", "http://example.com/%c3%bc?q=%e2%82%ac", "http://example.com/%C3%BC?q=%E2%82%AC"},
 		{"escaped slash stays inside its segment", "http://example.com/a%2Fb/../c", "http://example.com/c"},
 		{"escaped question mark stays in the path", "http://example.com/a%3Fb", "http://example.com/a%3Fb"},
 		{"space is escaped", "http://example.com/a b", "http://example.com/a%20b"},
