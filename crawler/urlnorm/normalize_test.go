@@ -211,6 +211,7 @@ func TestNormalizeNeedsAHost(t *testing.T) {
 		"http://../x",   //
 		"HTTPS://.:443", //
 		"http://:80/",   // a port, no name
+		"http://:8080/", // a port that stays, no name
 		"http:///x",     // an empty authority
 		"http://u:p@/x", // userinfo, no name
 		"http:x",        // no authority at all
