@@ -269,6 +269,28 @@ func TestASettledPageTalliesItsKindAndItsDetail(t *testing.T) {
 	}
 }
 
+// A page with no detail to its kind (a 200) is tallied under its kind
+// alone: no kind named "" goes to the fleet's report. Two of them count
+// twice under the one kind.
+func TestASettledPageWithoutADetailTalliesOnlyItsKind(t *testing.T) {
+	f, _, _ := newOffline(t)
+	urls := []string{"http://a.test/x", "http://a.test/y"}
+	lse := &lease{shard: f.shardOf(urls[0]), taken: map[string]string{}, settling: map[string]string{}}
+	for _, u := range urls {
+		lse.taken[u] = entry(u, 1, 0)
+	}
+	f.held[lse.shard] = lse
+	status := 200
+	kind, detail := crawler.Tally(&crawler.Record{URL: urls[0], Status: &status})
+	for _, u := range urls {
+		f.Settled(u, &crawler.Record{URL: u, Status: &status})
+	}
+	s := f.settles[lse]
+	if s == nil || detail != "" || s.kinds[kind] != 2 || len(s.kinds) != 1 {
+		t.Fatalf("tallies %v for two 200s; want %s twice and nothing else", s, kind)
+	}
+}
+
 // A beat that finds nothing pending in the crawl ends it here, when
 // nothing of this process's is left; one that finds the crawl not begun
 // yet (no step has written its pending count: -1) ends nothing.
