@@ -224,6 +224,27 @@ func TestAShardGivenBackIsReleasedOnceItsQueuedURLsAreForgotten(t *testing.T) {
 	}
 }
 
+// Redis keeps a process's last step number ten leases, not one: a step
+// whose reply was lost and that is sent again after an outage longer than
+// a lease is still known there, and answered "run before" instead of run
+// twice. (The number's time to live is read right after the step: the
+// bound below leaves a whole lease for a busy machine.)
+func TestAStepNumberIsKeptTenLeases(t *testing.T) {
+	t.Parallel() // each test has its own Redis
+	_, f, l := joinedOffline(t)
+	waitFor(t, l, func() { f.Found("http://a.test/x", 1, 0) }, func() bool { return f.Stats.Steps == 1 })
+	if f.Stats.Steps != 1 {
+		t.Fatalf("%d steps answered, want the one with the link", f.Stats.Steps)
+	}
+	ttl, err := task.Run(l, func(y task.Yield) (resp.Value, error) {
+		return f.client.Do(y, "PTTL", "loopkit:c:step:"+f.opts.Owner)
+	})
+	lease := f.opts.Lease.Milliseconds()
+	if err != nil || ttl.Int <= 9*lease || ttl.Int > 10*lease {
+		t.Fatalf("the step number lives %d ms more (%v); want about 10 leases of %d ms", ttl.Int, err, lease)
+	}
+}
+
 // A process whose Redis address is not one is refused at Join, naming
 // the option.
 func TestJoiningWithAnAddressThatIsNotRedisIsRefused(t *testing.T) {
