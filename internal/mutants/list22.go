@@ -4,6 +4,16 @@ package main
 // code, doc comments and docs of the packages below, and none of their
 // tests: 10 each of netpoll, loop, future, task, crawler/http1 and
 // crawler/resp (60 in all).
+//
+// It was written while a hardening pass sharpened every package's tests
+// (mechanical mutants from gremlins, and hand slips line by line) without
+// seeing it. Its first run (-own, with the e2e tests): 50 of 60 killed as
+// run, 49 of 60 (82 %) honestly. netpoll 10 of 10; loop 9 of 10;
+// crawler/resp 9 of 10, one of the nine caught only by an allocation
+// count; future 8 of 10; task 7 of 10; crawler/http1 6 of 10: a seventh,
+// http1/tls-config-not-copied, was "killed" by a timing test that had
+// failed for its own reason on a loaded machine, and survived when run
+// again. Each survivor has a test since, seen failing with it.
 
 func init() { mutants = append(mutants, round22...) }
 

@@ -4,6 +4,12 @@ package main
 // code, doc comments and docs of the packages below, and none of their
 // tests: 12 of crawler/fleet (4 in its Lua), 10 each of crawler/journal,
 // crawler/frontier, crawler/robots, crawler/links and crawler/urlnorm.
+//
+// It was written while a hardening pass sharpened every package's tests
+// without seeing it. Its first run (-own, with the e2e tests): 57 of 62
+// killed (92 %). crawler/journal, crawler/frontier and crawler/links 10
+// of 10; crawler/robots 9 of 10; crawler/urlnorm 8 of 10; the fleet 10 of
+// 12. Each survivor has a test since, seen failing with it.
 
 func init() { mutants = append(mutants, round23...) }
 
