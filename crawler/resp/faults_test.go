@@ -371,6 +371,27 @@ func TestCloseFailsPendingCommands(t *testing.T) {
 	}
 }
 
+// A closed client is not connected: Close lets go of its connection, so
+// Connected, which a program polls to say "Redis is up", turns false with
+// it and stays false (no reconnection follows a Close).
+func TestAClosedClientIsNotConnected(t *testing.T) {
+	_, l, c := withServer(t, redistest.Options{}, resp.Options{})
+	if _, err := do(t, l, c, "PING"); err != nil {
+		t.Fatal(err)
+	}
+	if !c.Connected() {
+		t.Fatal("not Connected after a PING was answered")
+	}
+	c.Close()
+	if c.Connected() {
+		t.Fatal("Connected right after Close")
+	}
+	runFor(t, l, 20*time.Millisecond) // whatever the loop had queued for the connection runs
+	if c.Connected() {
+		t.Fatal("Connected after Close, once the loop ran")
+	}
+}
+
 // A loop closed under a client with commands in flight fails them (the
 // client's close hook) and leaves no socket and no goroutine behind.
 func TestLoopCloseLeavesNothingBehind(t *testing.T) {
