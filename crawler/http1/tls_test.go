@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -97,6 +98,34 @@ func TestSNIIsTheHostName(t *testing.T) {
 		if got := srv.lastHello().ServerName; got != sni {
 			t.Fatalf("%s: the server was asked for %q, want %q", url, got, sni)
 		}
+	}
+}
+
+// The caller's tls.Config is copied, not changed: the client's ALPN
+// ("http/1.1" only) and its session cache go into its own copy, so a
+// config the program shares with others (an HTTP/2 client offering "h2",
+// one that wants no resumption) keeps what it had, before and after a
+// request over TLS.
+func TestTheCallersTLSConfigIsLeftAsItWas(t *testing.T) {
+	ca := testca.New(t)
+	srv := newTLSServer(t, ca, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	cfg := &tls.Config{RootCAs: ca.Pool(), NextProtos: []string{"h2", "http/1.1"}}
+	check := func(when string) {
+		t.Helper()
+		if !slices.Equal(cfg.NextProtos, []string{"h2", "http/1.1"}) || cfg.ClientSessionCache != nil || cfg.ServerName != "" {
+			t.Fatalf("%s, the caller's config has NextProtos %q, ClientSessionCache %v, ServerName %q; want them as given: [h2 http/1.1], nil, \"\"",
+				when, cfg.NextProtos, cfg.ClientSessionCache, cfg.ServerName)
+		}
+	}
+	l, c := onLoop(t, http1.Options{TLS: cfg})
+	check("after NewClient")
+	if _, err := get(t, l, c, srv.URL); err != nil {
+		t.Fatal(err)
+	}
+	check("after a request")
+	// The client's own copy says what it speaks.
+	if p := srv.lastHello().SupportedProtos; !slices.Equal(p, []string{"http/1.1"}) {
+		t.Fatalf("the client offered ALPN %q, want only http/1.1", p)
 	}
 }
 
