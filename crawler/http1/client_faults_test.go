@@ -62,13 +62,14 @@ func TestResetMidBody(t *testing.T) {
 	}
 }
 
-// dribble writes a 20-byte body one byte every 100 ms: 2 s in all, twice
-// the read timeout of the tests that use it, whose gaps between bytes are
-// a tenth of it, so that a busy machine cannot stretch a gap to a timeout.
+// dribble writes a 30-byte body one byte every 100 ms: 3 s in all, more
+// than the 2 s read timeout of the tests that use it, whose gaps between
+// bytes are a twentieth of it, so that a busy machine (the race detector,
+// other packages' tests beside) cannot stretch a gap to a timeout.
 func dribble(c net.Conn, r *bufio.Reader) {
 	readRequest(r)
-	c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 20\r\n\r\n"))
-	for range 20 {
+	c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 30\r\n\r\n"))
+	for range 30 {
 		time.Sleep(100 * time.Millisecond)
 		if _, err := c.Write([]byte("x")); err != nil {
 			return
@@ -77,17 +78,17 @@ func dribble(c net.Conn, r *bufio.Reader) {
 }
 
 // The read timeout is between bytes, not for the whole response: a server
-// that dribbles a byte every 100 ms for 2 s passes a 1 s read timeout,
+// that dribbles a byte every 100 ms for 3 s passes a 2 s read timeout,
 // and is stopped only by the total deadline.
 func TestDribblingServerReadTimeoutVersusTotalDeadline(t *testing.T) {
 	t.Parallel()
 	url := rawServer(t, dribble)
-	l, c := onLoop(t, http1.Options{ReadTimeout: time.Second})
+	l, c := onLoop(t, http1.Options{ReadTimeout: 2 * time.Second})
 	r, err := get(t, l, c, url)
-	if err != nil || string(r.Body) != strings.Repeat("x", 20) {
+	if err != nil || string(r.Body) != strings.Repeat("x", 30) {
 		t.Fatalf("read timeout between bytes: %v", err)
 	}
-	l2, c2 := onLoop(t, http1.Options{ReadTimeout: time.Second, TotalTimeout: 400 * time.Millisecond})
+	l2, c2 := onLoop(t, http1.Options{ReadTimeout: 2 * time.Second, TotalTimeout: 400 * time.Millisecond})
 	_, err = get(t, l2, c2, url)
 	var te *http1.TimeoutError
 	if !errors.As(err, &te) || te.Phase != "total" {
