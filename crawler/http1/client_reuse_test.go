@@ -3,7 +3,6 @@ package http1_test
 import (
 	"bufio"
 	"fmt"
-	"io"
 	"net"
 	"strings"
 	"sync"
@@ -31,6 +30,7 @@ func TestConnectionIsNotReusedWhileItsRequestIsStillBeingSent(t *testing.T) {
 			var mu sync.Mutex
 			var arrived []string
 			conns := 0
+			stop := make(chan struct{})
 			url := rawServer(t, func(c net.Conn, r *bufio.Reader) {
 				mu.Lock()
 				conns++
@@ -44,20 +44,22 @@ func TestConnectionIsNotReusedWhileItsRequestIsStillBeingSent(t *testing.T) {
 				arrived = append(arrived, fmt.Sprintf("conn %d: %s", n, strings.Fields(line)[1]))
 				mu.Unlock()
 				if n == 1 {
-					// Answer at once, and listen no more.
+					// Answer at once, and listen no more: not a byte more
+					// is read, so the request can never be sent whole.
+					// (A server that read the rest would let a client
+					// that finished sending reuse the connection, rightly.)
 					c.Write([]byte("HTTP/1.1 413 Content Too Large\r\nContent-Length: 5\r\n\r\n"))
 					time.Sleep(20 * time.Millisecond) // the body after the head
 					c.Write([]byte("large"))
-					io.Copy(io.Discard, r)
+					<-stop
 					return
 				}
 				readRequest(r)
 				c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"))
 			})
 			// The read timeout only bounds the failure: a request glued to
-			// the first connection is never answered. It is generous, as
-			// 16 MiB going out beside other tests on a busy machine may
-			// keep the second request waiting for a while.
+			// the first connection is never answered.
+			t.Cleanup(func() { close(stop) }) // before the server's own cleanup waits for it
 			l, c := onLoop(t, http1.Options{MaxConnsPerHost: 1, ReadTimeout: 10 * time.Second})
 			// Far more than the socket buffers hold while the server does
 			// not read.
