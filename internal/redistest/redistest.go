@@ -15,7 +15,9 @@ package redistest
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -142,6 +144,10 @@ func (s *Server) start() error {
 		if err == nil {
 			return nil
 		}
+		if errors.Is(err, errNotOurs) {
+			s.Kill()
+			return fmt.Errorf("port %d: %w", s.Port, err)
+		}
 		select {
 		case <-done:
 			return fmt.Errorf("redis-server on port %d exited at start: %v\n%s", s.Port, cmd.ProcessState, s.Log())
@@ -156,7 +162,10 @@ func (s *Server) start() error {
 
 // ping sends PING (after AUTH, if the server wants it) on a new
 // connection and wants +PONG: a server still loading its data answers
-// -LOADING, and is not ready yet.
+// -LOADING, and is not ready yet. Then it asks the server its process id:
+// another test's server may have bound the port first (the port was free
+// when picked), and a PONG from it would hand this test a server that
+// the other test stops under it.
 func (s *Server) ping() error {
 	c, err := net.DialTimeout("tcp", s.Addr(), time.Second)
 	if err != nil {
@@ -184,8 +193,29 @@ func (s *Server) ping() error {
 			return fmt.Errorf("answered %q", line)
 		}
 	}
+	if _, err := c.Write([]byte("INFO server\r\n")); err != nil {
+		return err
+	}
+	size, err := r.ReadString('\n')
+	if err != nil {
+		return err
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(size, "$")))
+	if err != nil {
+		return fmt.Errorf("INFO answered %q", size)
+	}
+	info := make([]byte, n+2)
+	if _, err := io.ReadFull(r, info); err != nil {
+		return err
+	}
+	if want := fmt.Sprintf("process_id:%d\r\n", s.cmd.Process.Pid); !strings.Contains(string(info), want) {
+		return errNotOurs
+	}
 	return nil
 }
+
+// errNotOurs: the port answers, but another process's server answers it.
+var errNotOurs = errors.New("another redis-server answers on this port")
 
 // Running reports whether the process is alive (paused counts as alive).
 func (s *Server) Running() bool {
