@@ -26,17 +26,7 @@ func smallSnapshot(t *testing.T, state, out string) string {
 	page(t, j, o, b, "http://a.test/1")
 	j.Close()
 	o.Close()
-	j, err := journal.Open(state, settings, journal.Options{FoldMin: 1}) // folds as it begins
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, _ = journal.Append(out)
-	start(t, j, time.Now(), o)
-	if err := j.WaitFold(); err != nil {
-		t.Fatal(err)
-	}
-	j.Close()
-	o.Close()
+	foldAtNextStart(t, state, out)
 	path := filepath.Join(state, "snapshot.1")
 	if _, err := os.Stat(path); err != nil {
 		t.Fatal(err)
@@ -120,17 +110,7 @@ func TestOutputCutBelowTheSnapshotTwiceDoesEachPageOnce(t *testing.T) {
 	page(t, j, o, nil, u(4))
 	j.Close()
 	o.Close()
-	j, err := journal.Open(state, settings, journal.Options{FoldMin: 1}) // folds as it begins
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, _ = journal.Append(out)
-	start(t, j, time.Now(), o)
-	if err := j.WaitFold(); err != nil {
-		t.Fatal(err)
-	}
-	j.Close()
-	o.Close()
+	foldAtNextStart(t, state, out)
 
 	for _, c := range []struct {
 		at    int64
@@ -195,17 +175,7 @@ func threePagesFolded(t *testing.T, state, out string) (ends [3]int64) {
 	}
 	j.Close()
 	o.Close()
-	j, err := journal.Open(state, settings, journal.Options{FoldMin: 1}) // folds as it begins
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, _ = journal.Append(out)
-	start(t, j, time.Now(), o)
-	if err := j.WaitFold(); err != nil {
-		t.Fatal(err)
-	}
-	j.Close()
-	o.Close()
+	foldAtNextStart(t, state, out)
 	return ends
 }
 
@@ -228,4 +198,21 @@ func TestOutputCutBelowTheSnapshotKeepsOnlyTheLinesThatMatch(t *testing.T) {
 	if want := []string{"http://a.test/2 1 0", "http://a.test/3 1 0"}; r.summary.Done != 1 || o.Size() != ends[0] || !slices.Equal(r.queued, want) {
 		t.Fatalf("%d done, to do %v, -o %d bytes; want page 1 done, %v, -o cut to page 1's %d bytes", r.summary.Done, r.queued, o.Size(), want, ends[0])
 	}
+}
+
+// foldAtNextStart starts the crawl in state again, with -o at out, and
+// waits until that start has folded every journal into a snapshot.
+func foldAtNextStart(t *testing.T, state, out string) {
+	t.Helper()
+	j, err := journal.Open(state, settings, journal.Options{FoldMin: 1}) // folds as it begins
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _ := journal.Append(out)
+	start(t, j, time.Now(), o)
+	if err := j.WaitFold(); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	o.Close()
 }

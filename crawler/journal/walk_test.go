@@ -132,17 +132,7 @@ func TestOutputCutBelowASnapshotWithNothingAfterIt(t *testing.T) {
 	page(t, j, o, nil, u2, u3)
 	j.Close()
 	o.Close()
-	j, err := journal.Open(state, settings, journal.Options{FoldMin: 1}) // folds as it begins
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, _ = journal.Append(out)
-	start(t, j, time.Now(), o)
-	if err := j.WaitFold(); err != nil {
-		t.Fatal(err)
-	}
-	j.Close()
-	o.Close()
+	foldAtNextStart(t, state, out)
 
 	os.Truncate(out, at) // after page 1's line
 	for run := 1; run <= 2; run++ {
