@@ -33,8 +33,18 @@ func TestReplyTimeout(t *testing.T) {
 	if waited := time.Since(start); waited > 450*time.Millisecond {
 		t.Fatalf("the timeout fired after %v; the server's sleep was 500ms", waited)
 	}
-	if v, err := do(t, l, c, "PING"); err != nil || v.Str != "PONG" {
-		t.Fatalf("PING afterwards: %v, %v", v, err)
+	// The client connects again and is answered. Redis itself is asleep
+	// until its 500 ms are up, and a machine busy enough (the race
+	// detector, other tests) may hold a reply past 100 ms: a reply
+	// timeout here is tried again, a few times; any other error fails.
+	for try := 1; ; try++ {
+		v, err := do(t, l, c, "PING")
+		if err == nil && v.Str == "PONG" {
+			break
+		}
+		if try == 5 || !errors.Is(err, resp.ErrTimeout) {
+			t.Fatalf("PING afterwards, try %d: %v, %v", try, v, err)
+		}
 	}
 }
 
