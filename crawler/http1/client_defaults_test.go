@@ -26,3 +26,29 @@ func TestDefaultConnectionCapIsSixteen(t *testing.T) {
 		t.Errorf("the server accepted %d connections, want 16", n)
 	}
 }
+
+// Left empty, User-Agent and Accept take the documented defaults; set,
+// they are sent as given.
+func TestDefaultAndGivenUserAgentAndAccept(t *testing.T) {
+	type fields struct{ ua, accept string }
+	seen := make(chan fields, 2)
+	srv := newCountingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen <- fields{r.Header.Get("User-Agent"), r.Header.Get("Accept")}
+	}))
+	for _, tc := range []struct {
+		opts http1.Options
+		want fields
+	}{
+		{http1.Options{}, fields{"loopkit/0.1 (+https://example.invalid/loopkit)",
+			"text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}},
+		{http1.Options{UserAgent: "ua/1", Accept: "text/plain"}, fields{"ua/1", "text/plain"}},
+	} {
+		l, c := onLoop(t, tc.opts)
+		if _, err := get(t, l, c, srv.URL); err != nil {
+			t.Fatal(err)
+		}
+		if got := <-seen; got != tc.want {
+			t.Errorf("server saw %+v, want %+v", got, tc.want)
+		}
+	}
+}
