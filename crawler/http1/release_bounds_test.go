@@ -2,6 +2,7 @@ package http1_test
 
 import (
 	"fmt"
+	"net/http"
 	"testing"
 
 	"loopkit/crawler/http1"
@@ -106,5 +107,61 @@ func TestReleasingMoreThanTheFreeListHoldsIsHarmless(t *testing.T) {
 			t.Fatal("two requests in flight together were given the same record")
 		}
 		seen[r] = true
+	}
+}
+
+// A body array of exactly 64 KiB is kept with its record (only a larger
+// one is let go): the next request on the record reads into it.
+func TestAReleasedBodyOfExactly64KiBIsKept(t *testing.T) {
+	srv := newCountingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body := []byte("small")
+		if r.URL.Path == "/64k" {
+			body = make([]byte, 64<<10)
+		}
+		w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+		w.Write(body)
+	}))
+	l, c := onLoop(t, http1.Options{})
+	reply, err := get(t, l, c, srv.URL+"/64k")
+	if err != nil || cap(reply.Body) != 64<<10 {
+		t.Fatalf("/64k: %v, a body array of %d bytes, want exactly 64 KiB", err, cap(reply.Body))
+	}
+	reply.Release()
+	pause(t, l)
+	next, err := get(t, l, c, srv.URL+"/small")
+	if err != nil || next != reply || string(next.Body) != "small" {
+		t.Fatalf("/small: %v, reused %v, body %q", err, next == reply, next.Body)
+	}
+	if cap(next.Body) != 64<<10 {
+		t.Fatalf("the reused record's body has room for %d bytes, want the 64 KiB array kept", cap(next.Body))
+	}
+}
+
+// The free list keeps 256 records: of 300 released, the next 300 requests
+// get exactly 256 back.
+func TestTheFreeListKeeps256Records(t *testing.T) {
+	base := pageServer(t)
+	l, c := onLoop(t, http1.Options{MaxConnsPerHost: 8})
+	paths := make([]string, 300)
+	for i := range paths {
+		paths[i] = fmt.Sprintf("/a/%d", i)
+	}
+	released := map[*http1.Reply]bool{}
+	for _, r := range getAll(t, l, c, base, paths) {
+		released[r] = true
+		r.Release()
+	}
+	pause(t, l)
+	for i := range paths {
+		paths[i] = fmt.Sprintf("/b/%d", i)
+	}
+	reused := 0
+	for _, r := range getAll(t, l, c, base, paths) {
+		if released[r] {
+			reused++
+		}
+	}
+	if reused != 256 {
+		t.Fatalf("%d records reused, want 256", reused)
 	}
 }
