@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -108,5 +109,45 @@ func TestASkippedReplyOnAReusedConnectionSaysReused(t *testing.T) {
 	}
 	if n := accepted.Load(); n != 1 {
 		t.Fatalf("%d connections accepted, want the page's one reused", n)
+	}
+}
+
+// The read timeout guards a drain as it guards a read: from the last
+// bytes that came, not from the start. A skipped body dribbled in six
+// pieces, 100 ms apart, takes longer than the 400 ms read timeout in all
+// but never goes silent that long: the drain ends, and the connection
+// carries the next request.
+func TestADrainThatKeepsProgressingOutlivesTheReadTimeout(t *testing.T) {
+	t.Parallel()
+	var accepted atomic.Int64
+	url := rawServer(t, func(c net.Conn, r *bufio.Reader) {
+		accepted.Add(1)
+		for {
+			head, err := readRequest(r)
+			if err != nil {
+				return
+			}
+			if !strings.HasPrefix(head, "GET /doc.pdf ") {
+				c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 2\r\n\r\nok"))
+				continue
+			}
+			c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\nContent-Length: 6\r\n\r\n"))
+			for range 6 {
+				time.Sleep(100 * time.Millisecond)
+				c.Write([]byte("x"))
+			}
+		}
+	})
+	l, c := onLoop(t, http1.Options{MaxConnsPerHost: 1, ReadTimeout: 400 * time.Millisecond})
+	pdf, err := await(t, l, c.Do(http1.Request{URL: url + "/doc.pdf", WantBody: notHTML}))
+	if err != nil || !pdf.BodySkipped {
+		t.Fatalf("pdf: %+v, %v", pdf, err)
+	}
+	page, err := await(t, l, c.Do(http1.Request{URL: url + "/"}))
+	if err != nil || string(page.Body) != "ok" || !page.Reused {
+		t.Fatalf("page: %+v, %v; want ok on the drained connection", page, err)
+	}
+	if n := accepted.Load(); n != 1 {
+		t.Fatalf("%d connections accepted, want 1", n)
 	}
 }
