@@ -113,9 +113,9 @@ func TestASkippedReplyOnAReusedConnectionSaysReused(t *testing.T) {
 }
 
 // The read timeout guards a drain as it guards a read: from the last
-// bytes that came, not from the start. A skipped body dribbled in eleven
-// pieces, 100 ms apart, takes longer than the 1 s read timeout in all
-// but never goes silent that long (a busy machine has 900 ms to spare on
+// bytes that came, not from the start. A skipped body dribbled in 21
+// pieces, 100 ms apart, takes longer than the 2 s read timeout in all
+// but never goes silent that long (a busy machine has 1.9 s to spare on
 // each gap): the drain ends, and the connection carries the next request.
 func TestADrainThatKeepsProgressingOutlivesTheReadTimeout(t *testing.T) {
 	t.Parallel()
@@ -131,14 +131,14 @@ func TestADrainThatKeepsProgressingOutlivesTheReadTimeout(t *testing.T) {
 				c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 2\r\n\r\nok"))
 				continue
 			}
-			c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\nContent-Length: 11\r\n\r\n"))
-			for range 11 {
+			c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\nContent-Length: 21\r\n\r\n"))
+			for range 21 {
 				time.Sleep(100 * time.Millisecond)
 				c.Write([]byte("x"))
 			}
 		}
 	})
-	l, c := onLoop(t, http1.Options{MaxConnsPerHost: 1, ReadTimeout: time.Second})
+	l, c := onLoop(t, http1.Options{MaxConnsPerHost: 1, ReadTimeout: 2 * time.Second})
 	pdf, err := await(t, l, c.Do(http1.Request{URL: url + "/doc.pdf", WantBody: notHTML}))
 	if err != nil || !pdf.BodySkipped {
 		t.Fatalf("pdf: %+v, %v", pdf, err)
