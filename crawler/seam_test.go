@@ -1,3 +1,11 @@
+//go:build e2e
+
+// The seam checks type-check package crawler with go/types. go/types and
+// go/importer pull some twenty standard packages into the build that
+// nothing else here needs, about ten seconds of a learner's first
+// go test ./... on a 2-core machine; so they run with -tags e2e, as CI
+// runs them, and seam_off_test.go says so in a plain run.
+
 package crawler
 
 import (
@@ -17,14 +25,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-)
-
-// The chapter's files, and the files behind the seam (doc.go lists both).
-var (
-	lessonFiles = []string{"crawler.go", "fetch.go", "addurl.go", "todo.go", "record.go", "report.go",
-		"dispatch.go", "politeness.go", "config.go", "errorkind.go", "extension.go", "doc.go"}
-	productionFiles = []string{"persist.go", "store.go", "spill.go", "backlog.go", "seen.go", "shared.go", "assemble.go", "budget.go",
-		"parsepool.go", "shard.go", "group.go"}
 )
 
 // typedPackage is package crawler, type-checked: its files by name, and
@@ -97,20 +97,6 @@ func (p *typedPackage) fileOf(obj types.Object) string {
 		return ""
 	}
 	return filepath.Base(p.fset.Position(obj.Pos()).Filename)
-}
-
-// Every file is a lesson file or a production one, so that the checks
-// below see every file.
-func TestEveryFileIsLessonOrProduction(t *testing.T) {
-	names, _ := filepath.Glob("*.go")
-	for _, name := range names {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		if !slices.Contains(lessonFiles, name) && !slices.Contains(productionFiles, name) {
-			t.Errorf("%s is neither a lesson file nor a production file: add it to one list (and to doc.go's map)", name)
-		}
-	}
 }
 
 // The chapter's files read on their own: what lets a crawl outlive its
