@@ -3,6 +3,8 @@ package harness
 import (
 	"runtime"
 	"testing"
+
+	"loopkit/internal/e2e"
 )
 
 // S8 crawls each site with a loop per processor and with one, as many
@@ -11,6 +13,7 @@ import (
 // ignoring the order's Loops (the one-loop row said 2 loops; then, with
 // the default at one loop here, the per-processor row said 1).
 func TestS8PairsLoopsPerProcessorWithOne(t *testing.T) {
+	e2e.Only(t, "crawls three sites in child processes twice over, about 4 s of both cores")
 	res := quickRun(t, []string{"S8"})
 	if len(res.Scenarios) != 1 || len(res.Scenarios[0].Cases) != 3 {
 		t.Fatalf("want S8 with a case per host count:\n%+v", res.Scenarios)
