@@ -10,6 +10,7 @@ import (
 
 	"loopkit/crawler/http1"
 	"loopkit/future"
+	"loopkit/internal/e2e"
 	"loopkit/loop"
 )
 
@@ -24,9 +25,7 @@ func openMany(t testing.TB, c *http1.Client, url string, n int) []*future.Future
 }
 
 func TestTenThousandPooledConnections(t *testing.T) {
-	if testing.Short() {
-		t.Skip("opens 10 000 connections")
-	}
+	e2e.Only(t, "opens 10 000 connections to a server process: SYNs its full accept queue drops are sent again up to 15 s later")
 	const n = 10000
 	url := serverProcess(t)
 	// Ten thousand SYNs at once overflow the server's accept queue, and the
