@@ -272,3 +272,31 @@ func TestACallbackAddedToACancelledFutureStillRuns(t *testing.T) {
 		t.Fatalf("%d scheduled, %d ran; want both callbacks of a cancelled future run", n, ran)
 	}
 }
+
+// A callback that panics is over all the same: once it was the last, the
+// future is settled, and a callback added afterwards runs as the first
+// one of a fresh list would.
+func TestAFutureSettlesWhenItsLastCallbackPanics(t *testing.T) {
+	q := &queue{}
+	f := future.New[int](q)
+	f.OnDone(func() { panic("callback broke") })
+	f.SetResult(1)
+	func() {
+		defer func() {
+			if p := recover(); p != "callback broke" {
+				t.Fatalf("recovered %v, want the callback's panic", p)
+			}
+		}()
+		fn := q.fns[0]
+		q.fns = q.fns[1:]
+		fn()
+	}()
+	if !f.Settled() {
+		t.Fatal("not settled once its only callback ran (and panicked)")
+	}
+	ran := 0
+	f.OnDone(func() { ran++ })
+	if n := q.run(); n != 1 || ran != 1 || !f.Settled() {
+		t.Fatalf("a callback added after the panic: %d scheduled, ran %d, settled %v; want 1, 1, true", n, ran, f.Settled())
+	}
+}
