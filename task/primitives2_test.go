@@ -122,3 +122,34 @@ func TestWaitForOfADoneFutureDoesNotSuspend(t *testing.T) {
 		t.Fatalf("WaitFor of a done future: %d, %v; want 7, nil", got, err)
 	}
 }
+
+// Sleep wakes its task after d, not later: a timer of the same delay, armed
+// in the turn the task went to sleep but after its Sleep, finds it awake.
+// The order of the two timers is fixed by their deadlines, so a busy
+// machine cannot change it (wall time is not measured).
+func TestSleepWakesNoLaterThanATimerOfTheSameDelay(t *testing.T) {
+	const d = 5 * time.Millisecond
+	l := newLoop(t)
+	awake := false
+	awakeAtSentinel := future.New[bool](l)
+	tk := task.Spawn(l, func(y task.Yield) (int, error) {
+		// Runs once the body has suspended in Sleep, its timer armed.
+		l.CallSoon(func() {
+			l.CallLater(d, func() {
+				// One hop more, so a task woken in this same turn has resumed.
+				l.CallSoon(func() { awakeAtSentinel.SetResult(awake) })
+			})
+		})
+		err := task.Sleep(y, d)
+		awake = true
+		return 0, err
+	})
+	runUntilDone(t, l, tk)
+	if err := tk.Err(); err != nil {
+		t.Fatal(err)
+	}
+	runUntilDone(t, l, awakeAtSentinel) // it may be due a turn or two later
+	if a, _ := awakeAtSentinel.Result(); !a {
+		t.Fatal("Sleep had not returned when a timer of its delay, armed after its own, fired")
+	}
+}
