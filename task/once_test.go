@@ -444,3 +444,36 @@ func TestACancelledWaiterWhoseTurnWasTakenWakesNobody(t *testing.T) {
 		}
 	})
 }
+
+// GatherFailFast keeps the first error: a child that fails first is the
+// error it returns, not the cancellation of a child it then cancelled,
+// nor a cancellation of the gathering task that came after that failure,
+// before the task resumed.
+func TestGatherFailFastKeepsTheFirstError(t *testing.T) {
+	boom, late := errors.New("boom"), errors.New("late")
+	t.Run("a later failure", func(t *testing.T) {
+		l := newLoop(t)
+		a, b, c := future.New[int](l), future.New[int](l), future.New[int](l)
+		g := task.Spawn(l, func(y task.Yield) ([]int, error) {
+			l.CallSoon(func() { a.SetError(boom); b.SetError(late) })
+			return task.GatherFailFast[int](y, a, b, c)
+		})
+		runUntilDone(t, l, g)
+		if err := g.Err(); err != boom || !c.Cancelled() {
+			t.Fatalf("GatherFailFast: %v, the child still running cancelled %v; want boom, true", err, c.Cancelled())
+		}
+	})
+	t.Run("a cancellation after the failure", func(t *testing.T) {
+		l := newLoop(t)
+		a, b := future.New[int](l), future.New[int](l)
+		var g *task.Task[[]int]
+		g = task.Spawn(l, func(y task.Yield) ([]int, error) {
+			l.CallSoon(func() { a.SetError(boom); g.Cancel() })
+			return task.GatherFailFast[int](y, a, b)
+		})
+		runUntilDone(t, l, g)
+		if err := g.Err(); err != boom || !b.Cancelled() {
+			t.Fatalf("GatherFailFast: %v, the child still running cancelled %v; want boom, true", err, b.Cancelled())
+		}
+	})
+}
