@@ -56,3 +56,39 @@ func TestANeverEmptyQueueStaysBoundedAndInOrder(t *testing.T) {
 		t.Fatalf("Len %d, want 1", q.Len())
 	}
 }
+
+// A queue that is emptied starts its slice again from the front, and one
+// that is not moves its items down only once the spent front is more than
+// half of the slice: not before, where each move would copy most of a long
+// queue for little room.
+func TestAQueueReusesItsSliceFromTheFront(t *testing.T) {
+	q := NewQueue[int](0)
+	for i := range 3000 {
+		q.PutNowait(i)
+		if v, err := q.GetNowait(); err != nil || v != i {
+			t.Fatalf("get %d: %d, %v", i, v, err)
+		}
+		if len(q.items) != 0 || q.head != 0 {
+			t.Fatalf("round %d: an empty queue keeps %d slots, head %d; want 0, 0", i, len(q.items), q.head)
+		}
+	}
+	for i := range 3000 {
+		q.PutNowait(i)
+	}
+	for i := range 1100 {
+		if v, err := q.GetNowait(); err != nil || v != i {
+			t.Fatalf("get %d: %d, %v", i, v, err)
+		}
+	}
+	if q.head != 1100 || len(q.items) != 3000 {
+		t.Fatalf("1100 of 3000 items taken: head %d of %d slots; want 1100 of 3000 (no move yet)", q.head, len(q.items))
+	}
+	for i := 1100; i < 1600; i++ {
+		if v, err := q.GetNowait(); err != nil || v != i {
+			t.Fatalf("get %d: %d, %v", i, v, err)
+		}
+	}
+	if q.Len() != 1400 || len(q.items) >= 3000 {
+		t.Fatalf("1600 of 3000 items taken: %d left in %d slots; want 1400, moved down", q.Len(), len(q.items))
+	}
+}
