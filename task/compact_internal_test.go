@@ -92,3 +92,49 @@ func TestAQueueReusesItsSliceFromTheFront(t *testing.T) {
 		t.Fatalf("1600 of 3000 items taken: %d left in %d slots; want 1400, moved down", q.Len(), len(q.items))
 	}
 }
+
+// A waiter that was cancelled is not waiting, and a wake-up that finds
+// only cancelled waiters spends them all: the queue starts again from the
+// front of its slice. One that keeps live waiters moves them down only
+// once the spent front is more than half of the slice.
+func TestCancelledWaitersAreSpentAndTheSliceReused(t *testing.T) {
+	l, err := loop.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	y := Yield{c: &coro{loop: l}}
+	var w waiters
+	a, b := w.park(y), w.park(y)
+	a.Cancel()
+	if !w.waiting() {
+		t.Fatal("the second waiter is not seen waiting")
+	}
+	b.Cancel()
+	if w.waiting() {
+		t.Fatal("only cancelled waiters left, and waiting reports one")
+	}
+	if w.wakeFirst() {
+		t.Fatal("a cancelled waiter was woken")
+	}
+	if len(w.q) != 0 || w.head != 0 {
+		t.Fatalf("after a wake-up past cancelled waiters: %d slots, head %d; want 0, 0", len(w.q), w.head)
+	}
+	for range 100 {
+		w.park(y)
+	}
+	for range 40 {
+		if !w.wakeFirst() {
+			t.Fatal("no waiter woken")
+		}
+	}
+	if w.head != 40 || len(w.q) != 100 {
+		t.Fatalf("40 of 100 woken: head %d of %d slots; want 40 of 100 (no move yet)", w.head, len(w.q))
+	}
+	for range 11 {
+		w.wakeFirst()
+	}
+	if len(w.q)-w.head != 49 || len(w.q) >= 100 {
+		t.Fatalf("51 of 100 woken: %d left in %d slots; want 49, moved down", len(w.q)-w.head, len(w.q))
+	}
+}
