@@ -153,3 +153,46 @@ func TestSleepWakesNoLaterThanATimerOfTheSameDelay(t *testing.T) {
 		t.Fatal("Sleep had not returned when a timer of its delay, armed after its own, fired")
 	}
 }
+
+// A lock with tasks waiting for it is held all the same: Locked says so
+// while its holder has it, and a waiter that was handed it holds it in turn.
+func TestALockWithWaitersIsLocked(t *testing.T) {
+	l := newLoop(t)
+	lk := task.NewLock()
+	lk.TryLock()
+	var seen []bool
+	waiter := task.Spawn(l, func(y task.Yield) (int, error) {
+		if err := lk.Lock(y); err != nil {
+			return 0, err
+		}
+		seen = append(seen, lk.Locked())
+		return 0, lk.Unlock()
+	})
+	task.Spawn(l, func(y task.Yield) (int, error) {
+		if err := task.Pause(y); err != nil { // the waiter is parked by now
+			return 0, err
+		}
+		seen = append(seen, lk.Locked())
+		return 0, lk.Unlock() // hands the lock to the waiter
+	})
+	runUntilDone(t, l, waiter)
+	if err := waiter.Err(); err != nil || fmt.Sprint(seen) != "[true true]" || lk.Locked() {
+		t.Fatalf("Locked with a waiter, then held by it: %v (%v), then %v; want [true true], then false", seen, err, lk.Locked())
+	}
+}
+
+// A sleeping task cancelled in the very turn its timer is due (an earlier
+// timer of the same turn cancels it) ends cancelled, and Sleep's own timer,
+// running after, finds its future done and leaves it be.
+func TestASleepCancelledInTheTurnItsTimerFiresEndsCancelled(t *testing.T) {
+	l := newLoop(t)
+	var tk *task.Task[int]
+	tk = task.Spawn(l, func(y task.Yield) (int, error) {
+		l.CallLater(0, func() { tk.Cancel() }) // due with Sleep's, and before it
+		return 0, task.Sleep(y, 0)
+	})
+	runUntilDone(t, l, tk)
+	if !tk.Cancelled() {
+		t.Fatalf("the sleeping task: %v, want cancelled", tk.Err())
+	}
+}
