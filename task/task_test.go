@@ -212,3 +212,25 @@ func TestCatchTurnsAPanicIntoAnErrorButLetsLoopCloseThrough(t *testing.T) {
 		t.Fatalf("Catch's error %v: its stack does not name parsePrice", caught)
 	}
 }
+
+// A closing loop unwinds a suspended body whatever the body would do next:
+// one that ignores its Awaits' errors and would await again is not resumed
+// at all (its Await does not return), and its defers run.
+func TestAClosingLoopUnwindsABodyThatIgnoresErrors(t *testing.T) {
+	l := newLoop(t)
+	returned, unwound := 0, false
+	tk := task.Spawn(l, func(y task.Yield) (int, error) {
+		defer func() { unwound = true }()
+		for range 10 {
+			task.Sleep(y, time.Hour) // its error ignored, as a careless body does
+			returned++
+		}
+		return 0, nil
+	})
+	l.CallSoon(l.Stop) // after the task's first step, scheduled before it
+	runLoop(t, l)
+	l.Close()
+	if returned != 0 || !unwound || !errors.Is(tk.Err(), loop.ErrClosed) {
+		t.Fatalf("after Close: the Await returned %d times (want 0), defers ran %v, the task ended with %v (want loop.ErrClosed)", returned, unwound, tk.Err())
+	}
+}
