@@ -477,3 +477,33 @@ func TestGatherFailFastKeepsTheFirstError(t *testing.T) {
 		}
 	})
 }
+
+// A cancelled Gather waits for every child, the last as much as the first:
+// here the last child takes longest to clean up, and it has finished when
+// Gather returns.
+func TestACancelledGatherWaitsForItsLastChild(t *testing.T) {
+	l := newLoop(t)
+	var children []future.Awaitable[int]
+	var last *task.Task[int]
+	for i := range 3 {
+		last = task.Spawn(l, func(y task.Yield) (int, error) {
+			err := task.Sleep(y, time.Hour)
+			for range 3 * i { // cleaning up takes turns, the last child's most
+				task.Pause(y)
+			}
+			return 0, err
+		})
+		children = append(children, last)
+	}
+	lastDone := false
+	g := task.Spawn(l, func(y task.Yield) (int, error) {
+		_, err := task.Gather(y, children...)
+		lastDone = last.Done()
+		return 0, err
+	})
+	cancelSoon(l, g)
+	runUntilDone(t, l, g)
+	if !g.Cancelled() || !lastDone {
+		t.Fatalf("the gathering task: %v; the last child done when Gather returned: %v; want cancelled, true", g.Err(), lastDone)
+	}
+}
