@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"loopkit/crawler/http1"
+	"loopkit/future"
 	"loopkit/internal/testca"
 )
 
@@ -98,6 +99,33 @@ func TestSNIIsTheHostName(t *testing.T) {
 		if got := srv.lastHello().ServerName; got != sni {
 			t.Fatalf("%s: the server was asked for %q, want %q", url, got, sni)
 		}
+	}
+}
+
+// Each host's connections have a config of their own, not one shared
+// config whose ServerName the last host named: two hosts asked at once,
+// before either has dialled, still each send their own name in the hello
+// (none for the address).
+func TestTwoHostsAtOnceEachSendTheirOwnName(t *testing.T) {
+	ca := testca.New(t)
+	srv := newTLSServer(t, ca, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	l, c := onLoop(t, trusting(ca))
+	byName := strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
+	fs := []*future.Future[*http1.Reply]{c.Do(http1.Request{URL: srv.URL}), c.Do(http1.Request{URL: byName})}
+	for i, f := range fs {
+		if _, err := await(t, l, f); err != nil {
+			t.Fatalf("request %d: %v", i, err)
+		}
+	}
+	srv.mu.Lock()
+	defer srv.mu.Unlock()
+	var names []string
+	for _, h := range srv.hellos {
+		names = append(names, h.ServerName)
+	}
+	slices.Sort(names)
+	if !slices.Equal(names, []string{"", "localhost"}) {
+		t.Fatalf("the server was asked for %q, want [\"\" localhost]: one hello per host, each with its own name", names)
 	}
 }
 
