@@ -12,7 +12,9 @@ import (
 // A Trace says which connection carried a request and when its phases
 // ended, for a request that succeeds and for one that fails: two requests
 // on one keep-alive connection share its number, a new connection gets the
-// next, and a refused one has none.
+// next, and a refused one has none. The phases of a new connection's
+// first request come in order, from its DNS lookup on; a reused
+// connection's request did neither lookup nor connect.
 func TestTraceNamesTheConnectionAndThePhases(t *testing.T) {
 	srv := newCountingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) }))
 	l, c := onLoop(t, http1.Options{})
@@ -27,10 +29,10 @@ func TestTraceNamesTheConnectionAndThePhases(t *testing.T) {
 		t.Fatalf("connections %d and %d, want 1 and 1 (keep-alive)", first.Conn, second.Conn)
 	}
 	ft := first.Timings
-	if !(0 < ft.Connect && ft.Connect <= ft.Written && ft.Written <= ft.FirstByte && ft.FirstByte <= ft.Done) {
+	if !(0 < ft.DNS && ft.DNS <= ft.Connect && ft.Connect <= ft.Written && ft.Written <= ft.FirstByte && ft.FirstByte <= ft.Done) {
 		t.Fatalf("phases out of order: %+v", ft)
 	}
-	if second.Timings.Connect != 0 || second.Start < first.Start+first.Timings.Done {
+	if second.Timings.DNS != 0 || second.Timings.Connect != 0 || second.Start < first.Start+first.Timings.Done {
 		t.Fatalf("the second request dialled, or started before the first ended: %+v after %+v", second, first)
 	}
 	var refused http1.Trace
