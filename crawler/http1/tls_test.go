@@ -203,3 +203,23 @@ func TestHTTPSToAPlainServer(t *testing.T) {
 		t.Fatalf("got %v, want a TLS error", err)
 	}
 }
+
+// http and https to one host and port are two pools: a connection speaks
+// one or the other. An idle plain connection is not handed to an https
+// request, which dials its own and fails its handshake against the plain
+// server, as if the first had never been.
+func TestHTTPAndHTTPSToOnePortAreTwoPools(t *testing.T) {
+	srv := newCountingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) }))
+	l, c := onLoop(t, http1.Options{})
+	if r, err := get(t, l, c, srv.URL); err != nil || string(r.Body) != "ok" {
+		t.Fatalf("http: %v", err)
+	}
+	r, err := get(t, l, c, strings.Replace(srv.URL, "http:", "https:", 1))
+	var te *http1.TLSError
+	if !errors.As(err, &te) {
+		t.Fatalf("https after http on one port: %+v, %v; want a TLS error from a connection of its own", r, err)
+	}
+	if n := srv.conns.Load(); n != 2 {
+		t.Fatalf("the server accepted %d connections, want 2: one per scheme", n)
+	}
+}
