@@ -154,3 +154,42 @@ func TestADrainThatKeepsProgressingOutlivesTheReadTimeout(t *testing.T) {
 		t.Fatalf("%d connections accepted, want 1", n)
 	}
 }
+
+// Only a rest of known length is drained: a skipped chunked body, short
+// as it is, could go on for ever, and its connection is closed. The body
+// comes once the client has read the head, so there is a rest to skip.
+func TestASkippedChunkedBodyIsNotDrained(t *testing.T) {
+	t.Parallel()
+	headSeen := make(chan struct{})
+	srv := newCountingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/" {
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, "<p>page</p>")
+			return
+		}
+		w.Header().Set("Content-Type", "application/pdf")
+		w.WriteHeader(200)
+		w.(http.Flusher).Flush() // no Content-Length: net/http sends it chunked
+		select {
+		case <-headSeen:
+		case <-time.After(10 * time.Second): // a bound on a hang
+		}
+		fmt.Fprint(w, "%PDF")
+	}))
+	l, c := onLoop(t, http1.Options{MaxConnsPerHost: 1})
+	wantBody := func(head *http1.Response) bool {
+		close(headSeen)
+		return notHTML(head)
+	}
+	pdf, err := await(t, l, c.Do(http1.Request{URL: srv.URL + "/doc.pdf", WantBody: wantBody}))
+	if err != nil || !pdf.BodySkipped || pdf.Header.Get("Transfer-Encoding") != "chunked" {
+		t.Fatalf("pdf: %+v, %v; want a chunked body skipped", pdf, err)
+	}
+	page, err := await(t, l, c.Do(http1.Request{URL: srv.URL + "/"}))
+	if err != nil || string(page.Body) != "<p>page</p>" || page.Reused {
+		t.Fatalf("page: %+v, %v; want it on a new connection", page, err)
+	}
+	if n := srv.conns.Load(); n != 2 {
+		t.Fatalf("%d connections accepted, want 2: the chunked one closed", n)
+	}
+}
