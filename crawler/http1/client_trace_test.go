@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"loopkit/crawler/http1"
+	"loopkit/future"
 	"loopkit/internal/wirelog"
 )
 
@@ -46,5 +47,24 @@ func TestTraceNamesTheConnectionAndThePhases(t *testing.T) {
 	}
 	if bad.Conn != 0 {
 		t.Fatalf("a request that never connected has connection %d", bad.Conn)
+	}
+}
+
+// A Trace is filled in however the request ends: cancelled by its caller
+// too, though the cancel bypasses the client. This one is cancelled while
+// its connection, the client's first, is being dialled for it.
+func TestTraceOfACancelledRequestIsFilledIn(t *testing.T) {
+	srv := newCountingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	l, c := onLoop(t, http1.Options{})
+	var tr http1.Trace
+	f := c.Do(http1.Request{URL: srv.URL, Trace: &tr})
+	f.Cancel()
+	// The future's done callbacks were scheduled by the cancel, ahead of
+	// this one.
+	settled := future.New[struct{}](l)
+	l.CallSoon(func() { settled.SetResult(struct{}{}) })
+	await(t, l, settled)
+	if tr.Conn != 1 || tr.Timings.Done <= 0 || tr.Timings.Written != 0 {
+		t.Fatalf("trace %+v; want connection 1, ended, nothing written", tr)
 	}
 }
