@@ -81,6 +81,40 @@ func TestASkippedBodyIsReadWholePastATruncatingLimit(t *testing.T) {
 	}
 }
 
+// A skipped body's coding does not matter either: a coding the parser
+// cannot undo — in Content-Encoding, alone or after gzip, or in a
+// Transfer-Encoding — fails a body that is kept and not one that is
+// skipped, which is read to its end all the same (the connection's end,
+// for a Transfer-Encoding that is not chunked).
+func TestASkippedBodyMayHaveAnyCoding(t *testing.T) {
+	for _, tc := range []struct {
+		fields string
+		close  bool // the body ends with the connection
+	}{
+		{fields: "Content-Encoding: br\r\nContent-Length: 5\r\n"},
+		{fields: "Content-Encoding: gzip, br\r\nContent-Length: 5\r\n"},
+		{fields: "Transfer-Encoding: br\r\n", close: true},
+	} {
+		in := okStatus + tc.fields + "\r\nxxxxx"
+		p := http1.NewParser("GET", http1.Limits{})
+		if _, err := p.Feed([]byte(in)); !errors.Is(err, http1.ErrUnsupportedCoding) {
+			t.Fatalf("%q, kept: %v, want ErrUnsupportedCoding", tc.fields, err)
+		}
+		p.Reset("GET")
+		p.WantBody(func(*http1.Response) bool { return false })
+		n, err := p.Feed([]byte(in))
+		if err == nil && tc.close {
+			err = p.CloseInput()
+		}
+		if err != nil || !p.Done() || n != len(in) {
+			t.Fatalf("%q, skipped: Feed used %d of %d bytes: %v, done %v", tc.fields, n, len(in), err, p.Done())
+		}
+		if r := p.Response(); !p.BodySkipped() || r.Close != tc.close || len(r.Body) != 0 {
+			t.Fatalf("%q: got %s, skipped %v; want a skipped body, Close %v", tc.fields, describe(r), p.BodySkipped(), tc.close)
+		}
+	}
+}
+
 // LimitBody with no size (0) changes only what happens at the limit: the
 // limit stays the parser's own.
 func TestLimitBodyWithoutASizeKeepsTheParsersLimit(t *testing.T) {
