@@ -227,6 +227,43 @@ func TestPoolTimeoutWhileTheHostIsAtItsCap(t *testing.T) {
 	}
 }
 
+// The pool timeout guards only the wait for a connection: a request that
+// got one in time may then take longer than it. The second request here
+// is answered only a pool timeout after it was sent, by a loop timer set
+// then; the pool's timer, set earlier for the same length, would have
+// fired first had it not been stopped.
+func TestPoolTimeoutEndsWhenAConnectionComes(t *testing.T) {
+	t.Parallel()
+	const poolTimeout = 500 * time.Millisecond
+	release, over := make(chan struct{}), make(chan struct{})
+	url := rawServer(t, func(c net.Conn, r *bufio.Reader) {
+		for i := 0; ; i++ {
+			if _, err := readRequest(r); err != nil {
+				return
+			}
+			if i == 1 {
+				select {
+				case <-release:
+				case <-over:
+					return
+				}
+			}
+			c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"))
+		}
+	})
+	t.Cleanup(func() { close(over) }) // before the server's own cleanup waits for it
+	l, c := onLoop(t, http1.Options{MaxConnsPerHost: 1, PoolTimeout: poolTimeout})
+	first := c.Do(http1.Request{URL: url})
+	sent := func() { l.CallLater(poolTimeout, func() { close(release) }) }
+	second := c.Do(http1.Request{URL: url, Sent: sent})
+	if _, err := await(t, l, first); err != nil {
+		t.Fatalf("first: %v", err)
+	}
+	if r, err := await(t, l, second); err != nil || string(r.Body) != "ok" || !r.Reused {
+		t.Fatalf("second: %v; want ok on the first's connection", err)
+	}
+}
+
 // Cancelling the task that waits in Get aborts the request and closes its
 // connection.
 func TestCancellingTheTaskAbortsTheRequest(t *testing.T) {
