@@ -180,3 +180,23 @@ func TestDNSSweepKeepsALookupInFlight(t *testing.T) {
 		t.Fatal("a resolve during a pending lookup started another")
 	}
 }
+
+// The sweep comes one TTL after an answer, not later: a check set for a
+// TTL after the answer was in, and so due after the sweep, finds the
+// entry gone and no sweep left to come.
+func TestDNSSweepComesOneTTLAfterTheAnswer(t *testing.T) {
+	l := dnsTestLoop(t)
+	const ttl = 50 * time.Millisecond
+	d := newDNSCache(l, ttl)
+	defer d.close()
+	resolved(t, l, d.resolve("localhost"))
+	entries, swept := -1, false
+	l.CallLater(ttl, func() {
+		entries, swept = len(d.entries), d.sweep == nil
+		l.Stop()
+	})
+	l.Run()
+	if entries != 0 || !swept {
+		t.Fatalf("a TTL after the answer: %d entries, sweep done %v; want none left and no sweep armed", entries, swept)
+	}
+}
