@@ -108,6 +108,28 @@ func TestABadUserAgentFailsEveryRequestUnsent(t *testing.T) {
 	}
 }
 
+// A request's own bad parts — a field that would inject another, a
+// method that is not a token — fail it before anything is dialled, and
+// leave the client's next request as good as ever.
+func TestABadRequestFailsUnsent(t *testing.T) {
+	srv := newCountingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) }))
+	l, c := onLoop(t, http1.Options{})
+	for _, req := range []http1.Request{
+		{URL: srv.URL, Header: http1.Header{{Name: "X-Tag", Value: "a\r\nX-Injected: 1"}}},
+		{URL: srv.URL, Method: "GE T"},
+	} {
+		if r, err := await(t, l, c.Do(req)); err == nil {
+			t.Fatalf("%+v: %+v, want it refused", req, r)
+		}
+	}
+	if n := srv.conns.Load(); n != 0 {
+		t.Fatalf("the server saw %d connections, want none", n)
+	}
+	if r, err := get(t, l, c, srv.URL); err != nil || string(r.Body) != "ok" {
+		t.Fatalf("a good request after them: %v", err)
+	}
+}
+
 func TestChunkedBody(t *testing.T) {
 	srv := newCountingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		for i := range 5 {
