@@ -86,6 +86,7 @@ func TestUnwantedShortBodyIsDrained(t *testing.T) {
 
 // A body over a request's own limit is cut there with TruncateBody, and
 // refused without it, whatever the client's limit; so are chunked ones.
+// TruncateBody without a limit of the request's own cuts at the client's.
 func TestRequestBodyLimitAndTruncation(t *testing.T) {
 	body := strings.Repeat("x", 3000)
 	for _, framing := range []string{"length", "chunked"} {
@@ -116,6 +117,11 @@ func TestRequestBodyLimitAndTruncation(t *testing.T) {
 		whole, err := await(t, l, c.Do(http1.Request{URL: srv.URL, MaxBodyBytes: 4096}))
 		if err != nil || whole.Truncated || len(whole.Body) != 3000 {
 			t.Fatalf("%s, under the limit: %v", framing, err)
+		}
+		// TruncateBody alone cuts at the client's limit.
+		atClients, err := await(t, l, c.Do(http1.Request{URL: srv.URL, TruncateBody: true}))
+		if err != nil || !atClients.Truncated || len(atClients.Body) == 0 || len(atClients.Body) > 100 {
+			t.Fatalf("%s, truncated at the client's limit: %v, %+v", framing, err, atClients)
 		}
 	}
 }
