@@ -223,3 +223,15 @@ func TestHTTPAndHTTPSToOnePortAreTwoPools(t *testing.T) {
 		t.Fatalf("the server accepted %d connections, want 2: one per scheme", n)
 	}
 }
+
+// A TLS error's message quotes crypto/tls, whose words may quote the
+// server's certificate: a name there with an escape sequence or a newline
+// comes out escaped, so that printing the error cannot rewrite a terminal
+// or forge a line of a log.
+func TestTLSErrorEscapesTheServersWords(t *testing.T) {
+	err := &http1.TLSError{Host: "example.com", Err: errors.New("x509: certificate is valid for a\x1b[2Jb\nforged, not example.com")}
+	want := `http1: TLS handshake with example.com: x509: certificate is valid for a\x1b[2Jb\nforged, not example.com`
+	if got := err.Error(); got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
