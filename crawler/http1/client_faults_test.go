@@ -94,8 +94,8 @@ func TestDribblingServerReadTimeoutVersusTotalDeadline(t *testing.T) {
 	l2, c2 := onLoop(t, http1.Options{ReadTimeout: 2 * time.Second, TotalTimeout: 400 * time.Millisecond})
 	_, err = get(t, l2, c2, url)
 	var te *http1.TimeoutError
-	if !errors.As(err, &te) || te.Phase != "total" {
-		t.Fatalf("got %v, want a total timeout", err)
+	if !errors.As(err, &te) || te.Phase != "total" || te.After != 400*time.Millisecond {
+		t.Fatalf("got %v, want a total timeout after 400ms", err)
 	}
 }
 
@@ -112,8 +112,8 @@ func TestServerThatNeverAnswersHitsTheReadTimeout(t *testing.T) {
 	l, c := onLoop(t, http1.Options{ReadTimeout: 100 * time.Millisecond})
 	_, err := get(t, l, c, url)
 	var te *http1.TimeoutError
-	if !errors.As(err, &te) || te.Phase != "read" || !errors.Is(err, http1.ErrTimeout) {
-		t.Fatalf("got %v, want a read timeout", err)
+	if !errors.As(err, &te) || te.Phase != "read" || te.After != 100*time.Millisecond || !errors.Is(err, http1.ErrTimeout) {
+		t.Fatalf("got %v, want a read timeout after 100ms", err)
 	}
 	// Code written for net.Error asks Timeout(), as net/http's callers do.
 	var ne interface{ Timeout() bool }
@@ -219,8 +219,8 @@ func TestPoolTimeoutWhileTheHostIsAtItsCap(t *testing.T) {
 	second := c.Do(http1.Request{URL: url})
 	_, err := await(t, l, second)
 	var te *http1.TimeoutError
-	if !errors.As(err, &te) || te.Phase != "pool" {
-		t.Fatalf("second: %v, want a pool timeout", err)
+	if !errors.As(err, &te) || te.Phase != "pool" || te.After != 50*time.Millisecond {
+		t.Fatalf("second: %v, want a pool timeout after 50ms", err)
 	}
 	if r, err := await(t, l, first); err != nil || r.StatusCode != 200 {
 		t.Fatalf("first: %v", err)
@@ -304,8 +304,8 @@ func TestWriteTimeoutWhenTheServerStopsReading(t *testing.T) {
 	huge := http1.Header{{Name: "X-Padding", Value: strings.Repeat("p", 32<<20)}}
 	_, err := await(t, l, c.Do(http1.Request{URL: url, Header: huge}))
 	var te *http1.TimeoutError
-	if !errors.As(err, &te) || te.Phase != "write" {
-		t.Fatalf("got %v, want a write timeout", err)
+	if !errors.As(err, &te) || te.Phase != "write" || te.After != 100*time.Millisecond {
+		t.Fatalf("got %v, want a write timeout after 100ms", err)
 	}
 }
 
@@ -344,7 +344,7 @@ func TestConnectTimeoutWhenSYNsAreDropped(t *testing.T) {
 	l, c := onLoop(t, http1.Options{ConnectTimeout: 100 * time.Millisecond})
 	_, err = get(t, l, c, "http://"+addr.String()+"/")
 	var te *http1.TimeoutError
-	if !errors.As(err, &te) || te.Phase != "connect" {
-		t.Fatalf("got %v, want a connect timeout", err)
+	if !errors.As(err, &te) || te.Phase != "connect" || te.After != 100*time.Millisecond {
+		t.Fatalf("got %v, want a connect timeout after 100ms", err)
 	}
 }

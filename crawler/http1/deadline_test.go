@@ -20,11 +20,11 @@ import (
 // guards it at the time; these tests put an exchange in each place it
 // can be when its time runs out, and expect a "total" timeout from each.
 
-func wantTotal(t *testing.T, what string, err error) {
+func wantTotal(t *testing.T, what string, err error, after time.Duration) {
 	t.Helper()
 	var te *http1.TimeoutError
-	if !errors.As(err, &te) || te.Phase != "total" {
-		t.Fatalf("%s: %v, want a total timeout", what, err)
+	if !errors.As(err, &te) || te.Phase != "total" || te.After != after {
+		t.Fatalf("%s: %v, want a total timeout after %v", what, err, after)
 	}
 }
 
@@ -40,7 +40,7 @@ func TestTotalDeadlineWhileDialling(t *testing.T) {
 	n.blackHole(v4a)
 	start := time.Now()
 	_, err := get(t, l, c, url)
-	wantTotal(t, "dialling a black hole", err)
+	wantTotal(t, "dialling a black hole", err, 100*time.Millisecond)
 	if d := time.Since(start); d > 3*time.Second {
 		t.Fatalf("took %v: the connect timeout, not the total deadline, ended it", d)
 	}
@@ -69,7 +69,7 @@ func TestTotalDeadlineWhileQueuedInThePool(t *testing.T) {
 		t.Fatalf("the request that leaves its connection draining: %v", err)
 	}
 	_, err := get(t, l, c, url)
-	wantTotal(t, "queued behind a draining connection", err)
+	wantTotal(t, "queued behind a draining connection", err, 300*time.Millisecond)
 }
 
 // On a keep-alive connection whose timer was armed for the idle timeout:
@@ -99,7 +99,7 @@ func TestTotalDeadlineOnAReusedConnection(t *testing.T) {
 		t.Fatalf("first: %v", err)
 	}
 	_, err := get(t, l, c, url)
-	wantTotal(t, "a hanging response on a reused connection", err)
+	wantTotal(t, "a hanging response on a reused connection", err, 300*time.Millisecond)
 }
 
 // Cancelling the future of a request in flight closes its connection at

@@ -159,7 +159,7 @@ func TestConnectTimeoutOnOneAddressMovesOn(t *testing.T) {
 	n.blackHole(v6a, v4a)
 	_, err := get(t, l, c, url)
 	var te *http1.TimeoutError
-	if !errors.As(err, &te) || te.Phase != "connect" || len(n.tried) != 2 {
+	if !errors.As(err, &te) || te.Phase != "connect" || te.After != opts.ConnectTimeout || len(n.tried) != 2 {
 		t.Fatalf("every address timing out: %v after trying %v", err, n.tried)
 	}
 }

@@ -79,8 +79,8 @@ func TestStalledHandshakeDelaysNoOne(t *testing.T) {
 	l, c = onLoop(t, opts)
 	_, err := get(t, l, c, stalls)
 	var te *http1.TimeoutError
-	if !errors.As(err, &te) || te.Phase != "handshake" {
-		t.Fatalf("got %v, want a handshake timeout", err)
+	if !errors.As(err, &te) || te.Phase != "handshake" || te.After != 200*time.Millisecond {
+		t.Fatalf("got %v, want a handshake timeout after 200ms", err)
 	}
 	// Closing the connection ended the handshake's goroutine, which was
 	// waiting for the rest of the record, without waiting for the loop
