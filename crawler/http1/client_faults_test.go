@@ -142,8 +142,8 @@ func TestStaleKeepAliveConnectionIsRetriedOnce(t *testing.T) {
 		t.Fatalf("first: %v", err)
 	}
 	second, err := get(t, l, c, url)
-	if err != nil || string(second.Body) != "ok" || !second.Retried {
-		t.Fatalf("second: %+v, %v", second, err)
+	if err != nil || string(second.Body) != "ok" || !second.Retried || second.Reused {
+		t.Fatalf("second: %+v, %v; want ok, retried, on a connection not reused", second, err)
 	}
 	// The retry's connection is the client's, pooled, not an orphan of a
 	// pool forgotten when the dead connection closed.
