@@ -155,7 +155,8 @@ func TestHandshakeInputIsBounded(t *testing.T) {
 	ca := testca.New(t)
 	cfg := ca.ServerConfig(t)
 	url := strings.Replace(rawServer(t, func(tcp net.Conn, _ *bufio.Reader) {
-		// The server's first flight, then 1 MiB of anything.
+		// The server's first flight, then 320 KiB of anything: past the
+		// 256 KiB limit, and short of twice it.
 		tls.Server(&floodingConn{Conn: tcp}, cfg).Handshake()
 	}), "http:", "https:", 1)
 	release := make(chan struct{})
@@ -187,7 +188,7 @@ type floodingConn struct {
 
 func (f *floodingConn) Write(p []byte) (int, error) {
 	n, err := f.Conn.Write(p)
-	f.once.Do(func() { go f.Conn.Write(make([]byte, 1<<20)) })
+	f.once.Do(func() { go f.Conn.Write(make([]byte, 320<<10)) })
 	return n, err
 }
 
