@@ -273,6 +273,15 @@ var validCases = []validCase{
 			ContentLength: int64(len(gzHello)), Decoded: true},
 	},
 	{
+		// RFC 9110 §8.4.1, §5.1: coding names and field names are
+		// case-insensitive, each of them.
+		name: "codings and their field names in any case",
+		in:   "HTTP/1.1 200 OK\r\ncontent-encoding: GZIP, Identity\r\nTRANSFER-ENCODING: Chunked\r\n\r\n" + chunked(gzHello),
+		want: http1.Response{Proto: "HTTP/1.1", StatusCode: 200, Reason: "OK",
+			Header: hdr{{"content-encoding", "GZIP, Identity"}, {"TRANSFER-ENCODING", "Chunked"}}, Body: []byte("hello, hello, hello"),
+			ContentLength: -1, Decoded: true},
+	},
+	{
 		name: "gzip on an empty body is an empty body",
 		in:   "HTTP/1.1 301 Moved Permanently\r\nLocation: /x\r\nContent-Encoding: gzip\r\nContent-Length: 0\r\n\r\n",
 		want: http1.Response{Proto: "HTTP/1.1", StatusCode: 301, Reason: "Moved Permanently",
