@@ -31,6 +31,7 @@ func TestConnectionIsNotReusedWhileItsRequestIsStillBeingSent(t *testing.T) {
 			var arrived []string
 			conns := 0
 			stop := make(chan struct{})
+			headSeen := make(chan struct{}) // the client has read the 413's head
 			url := rawServer(t, func(c net.Conn, r *bufio.Reader) {
 				mu.Lock()
 				conns++
@@ -49,7 +50,11 @@ func TestConnectionIsNotReusedWhileItsRequestIsStillBeingSent(t *testing.T) {
 					// (A server that read the rest would let a client
 					// that finished sending reuse the connection, rightly.)
 					c.Write([]byte("HTTP/1.1 413 Content Too Large\r\nContent-Length: 5\r\n\r\n"))
-					time.Sleep(20 * time.Millisecond) // the body after the head
+					select { // the body after the head, in a read of its own
+					case <-headSeen:
+					case <-stop:
+						return
+					}
 					c.Write([]byte("large"))
 					<-stop
 					return
@@ -64,7 +69,7 @@ func TestConnectionIsNotReusedWhileItsRequestIsStillBeingSent(t *testing.T) {
 			// Far more than the socket buffers hold while the server does
 			// not read.
 			huge := http1.Header{{Name: "X-Padding", Value: strings.Repeat("p", 16<<20)}}
-			want := func(*http1.Response) bool { return tc.wantBody }
+			want := func(*http1.Response) bool { close(headSeen); return tc.wantBody }
 			fs := []*future.Future[*http1.Reply]{
 				c.Do(http1.Request{URL: url + "/huge", Header: huge, WantBody: want}),
 				c.Do(http1.Request{URL: url + "/next"}),
