@@ -37,6 +37,7 @@ func TestNormalize(t *testing.T) {
 		{"escaped UTF-8 host", "http://b%C3%BCcher.de/", "http://xn--bcher-kva.de/"},
 		{"Punycode host stays Punycode", "http://XN--BCHER-KVA.de/", "http://xn--bcher-kva.de/"},
 		{"full-width letters are mapped", "http://ｅｘａｍｐｌｅ.com/", "http://example.com/"},
+		{"a host of non-ASCII letters only", "http://ü/", "http://xn--tda/"},
 		{"ideographic full stop is a dot", "http://example。com。/", "http://example.com/"},
 		{"nontransitional: ß is kept", "http://faß.de/", "http://xn--fa-hia.de/"},
 		{"hyphens anywhere, as browsers allow", "http://r3---sn-abc.example.com/", "http://r3---sn-abc.example.com/"},
@@ -58,11 +59,19 @@ func TestNormalize(t *testing.T) {
 		{"empty path becomes / before a query", "http://example.com?a=1", "http://example.com/?a=1"},
 		{"dot segments are removed", "http://example.com/a/b/c/./../../g", "http://example.com/a/g"},
 		{"final .. leaves a directory", "http://example.com/a/b/..", "http://example.com/a/"},
+		{"final . leaves a directory", "http://example.com/a/b/.", "http://example.com/a/b/"},
 		{".. stops at the root", "http://example.com/../../a", "http://example.com/a"},
 		{"escaped dots are dot segments too", "http://example.com/a/%2E%2E/b", "http://example.com/b"},
 		{"..b is not a dot segment", "http://example.com/a/..b", "http://example.com/a/..b"},
 		{"double slashes are kept", "http://example.com//a//b", "http://example.com//a//b"},
 		{"unreserved escapes are decoded", "http://example.com/%41%62%2d%5F%7E", "http://example.com/Ab-_~"},
+		// The first and last of each range of unreserved characters, and
+		// their reserved neighbours, which stay escaped.
+		{"unreserved ranges end where they should", "http://example.com/%61%7A%41%5A%30%39%2D%2E%5F%7E%60%7B%40%5B%2F%3A",
+			"http://example.com/azAZ09-._~%60%7B%40%5B%2F%3A"},
+		{"every hex digit, in either case", "http://example.com/%30%39%3a%3A%3f%3F%4a%4B%4c%4D%4e%4F%a0%B0%c0%D0%e0%F0",
+			"http://example.com/09%3A%3A%3F%3FJKLMNO%A0%B0%C0%D0%E0%F0"},
+		{"sub-delims, colon and at sign stay raw in the path", "http://example.com/!$&'()*+,;=:@", "http://example.com/!$&'()*+,;=:@"},
 		{"reserved escapes get upper-case hex", "http://example.com/a%2fb%3a", "http://example.com/a%2Fb%3A"},
 		// Only bytes past 0x9F have a letter for their first hex digit.
 		{"both hex digits are upper-cased", "http://example.com/%c3%bc?q=%e2%82%ac", "http://example.com/%C3%BC?q=%E2%82%AC"},
@@ -75,6 +84,8 @@ func TestNormalize(t *testing.T) {
 		{"query escapes are normalized", "http://example.com/?a=%7e&b=%2f", "http://example.com/?a=~&b=%2F"},
 		{"query order is kept", "http://example.com/?b=2&a=1", "http://example.com/?b=2&a=1"},
 		{"query raw bytes are escaped", "http://example.com/?q=a b&r=ü", "http://example.com/?q=a%20b&r=%C3%BC"},
+		{"sub-delims, colon, at sign, slash and ? stay raw in the query", "http://example.com/?!$&'()*+,;=:@/?", "http://example.com/?!$&'()*+,;=:@/?"},
+		{"other printable ASCII is escaped in the query", "http://example.com/?\"<>`{}|\\^", "http://example.com/?%22%3C%3E%60%7B%7D%7C%5C%5E"},
 		{"stray percent is escaped", "http://example.com/?q=100%", "http://example.com/?q=100%25"},
 		{"a percent before one last hex digit is escaped", "http://example.com/?q=%4", "http://example.com/?q=%254"},
 		{"escaped ampersand stays escaped", "http://example.com/?q=a%26b", "http://example.com/?q=a%26b"},
@@ -160,6 +171,8 @@ func TestNormalizeInvalidHosts(t *testing.T) {
 		"http://xn--zz.com/",       // not valid Punycode
 		"http://xn--abc-.com/",     // Punycode for plain "abc": another DNS name
 		"http://xn--.example/",     // Punycode for nothing
+		"http://a.xn--/",           // the same, as the last label
+		"http://xn--/",             // and as the only one
 		"http://1a.xn--mgbh0fb/",   // the Bidi rule: a right-to-left name, a label starting with a digit
 		"http://a\u200db.com/",     // a zero-width joiner out of context (CheckJoiners)
 		"http://\ufffd.com/",       // a disallowed code point
