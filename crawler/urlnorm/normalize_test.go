@@ -170,6 +170,7 @@ func TestNormalizeInvalidHosts(t *testing.T) {
 	for _, in := range []string{
 		"http://xn--zz.com/",       // not valid Punycode
 		"http://xn--abc-.com/",     // Punycode for plain "abc": another DNS name
+		"http://www.xn--abc-.com/", // the same, after a label that is no Punycode
 		"http://xn--.example/",     // Punycode for nothing
 		"http://a.xn--/",           // the same, as the last label
 		"http://xn--/",             // and as the only one
@@ -191,6 +192,24 @@ func TestNormalizeInvalidHosts(t *testing.T) {
 		got, err := Normalize(in)
 		if !errors.Is(err, ErrInvalidHost) {
 			t.Errorf("Normalize(%q) = %q, %v; want ErrInvalidHost", in, got, err)
+		}
+	}
+}
+
+// TestForbiddenHostCharacters: the URL Standard's forbidden domain code
+// points make a host invalid, on either side of each range's edge, and
+// printable ASCII outside that list does not. (url.Parse refuses most of
+// them first; a url.URL built by hand, or a host IDNA maps into ASCII, is
+// only checked here.)
+func TestForbiddenHostCharacters(t *testing.T) {
+	for _, c := range "\x00\x1f #%/:<>?@[\\]^|\x7f" {
+		if got, err := domainToASCII("a" + string(c) + "b.example"); !errors.Is(err, ErrInvalidHost) {
+			t.Errorf("domainToASCII with %q = %q, %v; want ErrInvalidHost", c, got, err)
+		}
+	}
+	for _, c := range "!\"$&'()*+,;=`{}~" {
+		if _, err := domainToASCII("a" + string(c) + "b.example"); err != nil {
+			t.Errorf("domainToASCII with %q: %v", c, err)
 		}
 	}
 }
