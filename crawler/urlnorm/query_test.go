@@ -1,6 +1,7 @@
 package urlnorm
 
 import (
+	"strings"
 	"testing"
 
 	"golang.org/x/text/encoding"
@@ -41,6 +42,9 @@ func TestResolveIn(t *testing.T) {
 		{"Shift_JIS: two runs, each encoded alone", japanese.ShiftJIS, "/s?q=ソ&r=ソ", "http://example.com/s?q=%83%5C&r=%83%5C"},
 		{"ISO-2022-JP: two runs, each switched in and out", japanese.ISO2022JP, "/s?q=日&r=本",
 			"http://example.com/s?q=%1B$BF%7C%1B(B&r=%1B$BK%5C%1B(B"},
+		// More than the encoder's 64-byte buffer in one run.
+		{"a long run goes through in pieces", charmap.Windows1252, "/s?q=" + strings.Repeat("é", 70),
+			"http://example.com/s?q=" + strings.Repeat("%E9", 70)},
 		{"nil is UTF-8", nil, "/é?q=é", "http://example.com/%C3%A9?q=%C3%A9"},
 	}
 	for _, tt := range tests {
