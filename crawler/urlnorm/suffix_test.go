@@ -29,6 +29,7 @@ func TestRegistrableDomain(t *testing.T) {
 		{"127.0.0.1", "127.0.0.1"}, // IP addresses are not names
 		{"::1", "::1"},
 		{"a..example.com", "a..example.com"}, // malformed: left alone
+		{".example.com", ".example.com"},     //
 		{"", ""},
 	}
 	for _, tt := range tests {
