@@ -124,17 +124,37 @@ func TestOneSpellingPerURL(t *testing.T) {
 // 00 01 … 0f; messages 00 01 … of each length).
 func TestSipHashVectors(t *testing.T) {
 	k0, k1 := uint64(0x0706050403020100), uint64(0x0f0e0d0c0b0a0908)
-	msg := make([]byte, 15)
+	msg := make([]byte, 16)
 	for i := range msg {
 		msg[i] = byte(i)
 	}
 	for _, v := range []struct {
 		n    int
 		want uint64
-	}{{0, 0x726fdb47dd0e0e31}, {15, 0xa129ca6149be45e5}} {
+	}{
+		{0, 0x726fdb47dd0e0e31},
+		{7, 0xab0200f58b01d137},
+		{8, 0x93f5f5799a932462}, // one whole word, an empty last one
+		{15, 0xa129ca6149be45e5},
+		{16, 0x3f2acc7f57c29bdb},
+	} {
 		if got := sipHash(k0, k1, string(msg[:v.n]), 2, 4); got != v.want {
 			t.Errorf("SipHash-2-4 of %d bytes = %#x, want %#x", v.n, got, v.want)
 		}
+	}
+}
+
+// TestSeenKeyHashIsStable: the hashes of a saved seen set are read back
+// by the next process, maybe of the next version, so SeenKey.Hash (SipHash
+// with one round per word and three at the end) must never change. The
+// value is pinned; the rounds are checked against the paper just above.
+func TestSeenKeyHashIsStable(t *testing.T) {
+	k := SeenKey{0x0706050403020100, 0x0f0e0d0c0b0a0908}
+	if got := k.Hash("http://example.com/"); got != 0xbd658b1e45ebe13b {
+		t.Errorf("Hash = %#x, want 0xbd658b1e45ebe13b", got)
+	}
+	if s := k.String(); s != "000102030405060708090a0b0c0d0e0f" {
+		t.Errorf("String() = %q", s)
 	}
 }
 
@@ -216,6 +236,25 @@ func TestSeenAppendHashes(t *testing.T) {
 	}
 	if s.Key() != key {
 		t.Fatal("Key is not the key the set was made with")
+	}
+}
+
+// TestSeenMemoryPerURL: the doc promises 10 to 15 bytes per URL, as the
+// table goes from 4/5 full to 1.5 times larger. Past the first table, the
+// bytes per URL must stay in that range and reach both ends.
+func TestSeenMemoryPerURL(t *testing.T) {
+	var s Seen
+	lo, hi := 100.0, 0.0
+	for i := range 20000 {
+		s.Add(testURL(i))
+		if s.n < seenMinSlots {
+			continue
+		}
+		perURL := float64(8*len(s.slots)) / float64(s.n)
+		lo, hi = min(lo, perURL), max(hi, perURL)
+	}
+	if lo < 10 || lo > 10.1 || hi > 15.1 || hi < 14.9 {
+		t.Errorf("%.2f to %.2f bytes per URL, want 10 to 15", lo, hi)
 	}
 }
 
