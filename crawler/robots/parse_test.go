@@ -258,6 +258,26 @@ func TestSizeLimit(t *testing.T) {
 	if r.Allowed("/edge/other") {
 		t.Errorf("a line cut at MaxSize was obeyed; rules:\n%s", r)
 	}
+
+	// The same with CR line endings: the cut falls after the last CR.
+	b.Reset()
+	b.WriteString("User-agent: *\rDisallow: /edge\r")
+	for b.Len() < MaxSize-len("Allow: /edge/o") {
+		b.WriteString("\r")
+	}
+	b.WriteString("Allow: /edge/open\r")
+	r = Parse([]byte(b.String()), "loopkit")
+	if r.Allowed("/edge") || r.Allowed("/edge/other") {
+		t.Errorf("CR lines cut at MaxSize; rules:\n%s", r)
+	}
+}
+
+// TestMaxSizeIs500KiB: RFC 9309 §2.5 asks for at least 500 kibibytes, and
+// the doc promises exactly that.
+func TestMaxSizeIs500KiB(t *testing.T) {
+	if MaxSize != 500*1024 {
+		t.Errorf("MaxSize = %d, want %d", MaxSize, 500*1024)
+	}
 }
 
 func TestCrawlDelay(t *testing.T) {
