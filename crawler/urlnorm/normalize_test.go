@@ -163,6 +163,17 @@ func TestErrorsCarryNoCredentials(t *testing.T) {
 	}
 }
 
+// TestErrorsNameTheURLWithoutUserinfo: what an error leaves out is the
+// userinfo and its "@", nothing more and nothing less.
+func TestErrorsNameTheURLWithoutUserinfo(t *testing.T) {
+	for _, in := range []string{"//u:secret@example.com/x", "//@example.com/x"} {
+		_, err := Normalize(in)
+		if err == nil || !strings.Contains(err.Error(), `"//example.com/x"`) {
+			t.Errorf("Normalize(%q): %v; want an error naming \"//example.com/x\"", in, err)
+		}
+	}
+}
+
 // TestNormalizeInvalidHosts: a host name IDNA refuses, or one with a
 // character no host may hold, makes the URL an error a caller can tell
 // from other errors.
@@ -268,6 +279,20 @@ func TestNormalizeURLLeavesInputAlone(t *testing.T) {
 	}
 	if *u != before {
 		t.Errorf("NormalizeURL modified its argument: %+v, was %+v", *u, before)
+	}
+}
+
+// TestNormalizeURLLowerCasesTheScheme: url.Parse lower-cases a scheme,
+// a url.URL built by hand may not; "HTTP" is http all the same, and loses
+// its userinfo and default port.
+func TestNormalizeURLLowerCasesTheScheme(t *testing.T) {
+	u := &url.URL{Scheme: "HTTP", User: url.UserPassword("u", "p"), Host: "Example.COM:80", Path: "/a"}
+	n, err := NormalizeURL(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := n.String(); got != "http://example.com/a" {
+		t.Errorf("NormalizeURL(%v) = %q, want http://example.com/a", u, got)
 	}
 }
 
