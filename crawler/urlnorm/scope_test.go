@@ -95,6 +95,11 @@ func TestScopeNormalizesWhatItIsGiven(t *testing.T) {
 			t.Errorf("Allowed(%q) = false", u)
 		}
 	}
+	// A url.URL built by hand may keep an upper-case scheme: its default
+	// port is still no port.
+	if u := (&url.URL{Scheme: "HTTP", Host: "Example.com:80", Path: "/"}); !s.Allowed(u) {
+		t.Errorf("Allowed(%v) = false", u)
+	}
 }
 
 // TestLenientScopeAddsNoWWWTwin: a lenient scope compares registrable
