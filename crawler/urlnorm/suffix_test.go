@@ -16,15 +16,16 @@ func TestRegistrableDomain(t *testing.T) {
 		{"uk", "uk"},
 		{"alice.github.io", "alice.github.io"}, // a private suffix
 		{"www.alice.github.io", "alice.github.io"},
-		{"a.b.kawasaki.jp", "a.b.kawasaki.jp"},                 // wildcard "*.kawasaki.jp"
-		{"city.kawasaki.jp", "city.kawasaki.jp"},               // exception "!city.kawasaki.jp"
-		{"a.city.kawasaki.jp", "city.kawasaki.jp"},             //
-		{"foo.ck", "foo.ck"},                                   // wildcard "*.ck": foo.ck is a suffix
-		{"a.foo.ck", "a.foo.ck"},                               //
-		{"a.www.ck", "www.ck"},                                 // exception "!www.ck"
-		{"www.example.xn--55qx5d.cn", "example.xn--55qx5d.cn"}, // the rule "公司.cn", in Punycode
-		{"www.xn--55qx5d.cn", "www.xn--55qx5d.cn"},             //
-		{"wiki.corp.internal", "corp.internal"},                // not listed: the default rule "*"
+		{"a.b.kawasaki.jp", "a.b.kawasaki.jp"},                   // wildcard "*.kawasaki.jp"
+		{"city.kawasaki.jp", "city.kawasaki.jp"},                 // exception "!city.kawasaki.jp"
+		{"a.city.kawasaki.jp", "city.kawasaki.jp"},               //
+		{"foo.ck", "foo.ck"},                                     // wildcard "*.ck": foo.ck is a suffix
+		{"a.foo.ck", "a.foo.ck"},                                 //
+		{"a.www.ck", "www.ck"},                                   // exception "!www.ck"
+		{"a.b.oci.customer-oci.com", "a.b.oci.customer-oci.com"}, // "*.oci.customer-oci.com" is longer than "*.customer-oci.com"
+		{"www.example.xn--55qx5d.cn", "example.xn--55qx5d.cn"},   // the rule "公司.cn", in Punycode
+		{"www.xn--55qx5d.cn", "www.xn--55qx5d.cn"},               //
+		{"wiki.corp.internal", "corp.internal"},                  // not listed: the default rule "*"
 		{"localhost", "localhost"},
 		{"127.0.0.1", "127.0.0.1"}, // IP addresses are not names
 		{"::1", "::1"},
