@@ -133,3 +133,23 @@ func TestResolveNeedsAbsoluteBase(t *testing.T) {
 		}
 	}
 }
+
+// TestSchemeOf: RFC 3986 §3.1, a letter first, then letters, digits, "+",
+// "-" or "."; anything else before the colon means no scheme.
+func TestSchemeOf(t *testing.T) {
+	for ref, want := range map[string]string{
+		"HTTP://x":   "http",
+		"a1+-.:x":    "a1+-.",
+		"1a:b":       "", // a digit cannot start a scheme
+		"+a:b":       "",
+		":x":         "",
+		"a_b:c":      "",
+		"no-colon":   "",
+		"/a:b":       "",
+		"mailto:x@y": "mailto",
+	} {
+		if got := schemeOf(ref); got != want {
+			t.Errorf("schemeOf(%q) = %q, want %q", ref, got, want)
+		}
+	}
+}
