@@ -86,6 +86,11 @@ func TestScopeSkipsUncrawlableRoots(t *testing.T) {
 	if s.Allowed(mustParse(t, "http://example.com/")) {
 		t.Error("a mailto: root put example.com in scope")
 	}
+	// Skipped, not the end of the list: the roots after them still count.
+	s = NewScope([]*url.URL{mustParse(t, "mailto:a@example.com"), mustParse(t, "http://xn--zz.com/"), mustParse(t, "http://b.test/")}, false)
+	if !s.Allowed(mustParse(t, "http://b.test/x")) {
+		t.Error("a root after an uncrawlable and an invalid one is not in scope")
+	}
 }
 
 func TestScopeNormalizesWhatItIsGiven(t *testing.T) {
