@@ -398,3 +398,100 @@ func TestAProcessHoldingItsShareAsksForNoMore(t *testing.T) {
 		t.Fatalf("acquiring %v, held %d: want the share of 2 kept as it is", f.acquiring, len(f.held))
 	}
 }
+
+// A process that finished, or was told to stop, takes no more URLs: a
+// step that still goes (its links, its settles) asks for none, though a
+// shard held is hungry and has room; what it would take, it could not
+// fetch.
+func TestAProcessFinishingOrStoppingTakesNothingMore(t *testing.T) {
+	for _, why := range []string{"finished", "stopping"} {
+		f, c, _ := newOffline(t)
+		lse := &lease{shard: 3, hungry: true, taken: map[string]string{}, settling: map[string]string{}}
+		f.held[3] = lse
+		f.opts.Window = 8
+		if why == "finished" {
+			f.finished = true
+		} else {
+			c.Interrupt()
+		}
+		f.Found("http://a.test/found", 1, 0) // a step goes: it has a link to write
+		run := f.build()
+		if run == nil {
+			t.Fatalf("%s: no step built for a link found", why)
+		}
+		for _, g := range run.groups {
+			if g.take != 0 {
+				t.Fatalf("%s: the step takes %d for shard %d, want none", why, g.take, g.l.shard)
+			}
+		}
+	}
+}
+
+// A shard with room for exactly half its window takes, hungry or not;
+// one with room for less waits for a beat or a full take.
+func TestAShardWithRoomForHalfAWindowTakes(t *testing.T) {
+	f, _, _ := newOffline(t)
+	f.opts.Window = 9 // a window of 10 for the one shard: half is 5
+	lse := &lease{shard: 3, taken: map[string]string{}, settling: map[string]string{}}
+	f.held[3] = lse
+	for i := range 5 {
+		lse.taken[fmt.Sprint(i)] = ""
+	}
+	f.Found("http://a.test/found", 1, 0)
+	run := f.build()
+	if run == nil || len(run.groups) != 1 || run.groups[0].take != 5 {
+		t.Fatalf("room for 5 of a window of 10, not hungry: the step is %+v; want it to take 5", run)
+	}
+	lse.taken["5"] = ""
+	f.Found("http://a.test/found2", 1, 0)
+	if run := f.build(); run == nil || len(run.groups) != 0 {
+		t.Fatalf("room for 4 of a window of 10, not hungry: the step is %+v; want the link alone, nothing taken", run)
+	}
+}
+
+// A step carries a group only for the shards it has something for:
+// pages settled, politeness kept, a take, or a recheck. A shard with
+// nothing of these is left out of it.
+func TestAStepCarriesOnlyTheShardsItHasSomethingFor(t *testing.T) {
+	f, _, _ := newOffline(t)
+	f.opts.Window = 2 // a window of 2 per shard
+	idle := &lease{shard: 1, taken: map[string]string{"x": "", "y": ""}, settling: map[string]string{}}
+	kept := &lease{shard: 2, taken: map[string]string{"x": "", "y": ""}, settling: map[string]string{}}
+	f.held[1], f.held[2] = idle, kept
+	f.keeps[kept] = []any{"hold", "a.test", "1"}
+	run := f.build()
+	if run == nil || len(run.groups) != 1 || run.groups[0].l != kept {
+		t.Fatalf("the step is %+v; want one group, the shard with a hold to keep", run)
+	}
+}
+
+// A step's answer for a shard it took nothing for (it only settled)
+// leaves the shard as it was: not hungry, so that the next step does not
+// take for it before the next beat or half a window of room.
+func TestASettleOnlyAnswerLeavesTheShardNotHungry(t *testing.T) {
+	f, _, _ := newOffline(t)
+	lse := &lease{shard: 3, taken: map[string]string{}, settling: map[string]string{"http://a.test/1": "e1"}}
+	f.held[3] = lse
+	f.apply(&stepRun{groups: []stepGroup{{l: lse, settled: []string{"http://a.test/1"}}}}, stepReply(3, 0, 0))
+	if lse.hungry || len(lse.settling) != 0 {
+		t.Fatalf("hungry %v, settling %v: want the page settled and the shard not hungry", lse.hungry, lse.settling)
+	}
+}
+
+// A step's answer that nothing is pending any more ends the crawl here,
+// when nothing of this process's is left, as a beat's does; an answer
+// that did not read pending (-1) ends nothing.
+func TestAStepAnsweredNothingPendingEndsTheCrawl(t *testing.T) {
+	f, _, _ := newOffline(t)
+	notRead := stepReply(0, 0, 0)[:4]
+	f.apply(&stepRun{}, notRead)
+	if f.ended {
+		t.Fatal("a step that did not read pending (-1) ended the crawl")
+	}
+	none := stepReply(0, 0, 0)[:4]
+	none[3] = integer(0)
+	f.apply(&stepRun{}, none)
+	if !f.ended {
+		t.Fatal("a step answered nothing pending anywhere, nothing is left here, and the crawl did not end")
+	}
+}
