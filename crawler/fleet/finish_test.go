@@ -255,3 +255,51 @@ func TestJoiningWithAnAddressThatIsNotRedisIsRefused(t *testing.T) {
 	}
 	f.Close() // nothing to close: no panic
 }
+
+// A process offers Redis the free shards starting from its own place
+// (its owner name's hash), so that processes starting together do not
+// all race for shard 0; and it says it took back what a shard's last
+// holder had taken and not settled only when there was some.
+func TestAProcessTakesShardsFromItsOwnPlaceAndSaysWhatItTookBack(t *testing.T) {
+	t.Parallel() // each test has its own Redis
+	rds, f, l := joinedOffline(t)
+	var h heard
+	f.opts.Notice = h.notice
+	f.opts.Owner = "host:1:abcd" // its place is shard 12 of 16, not 0
+	first := int(hashString(f.opts.Owner) % uint32(f.opts.Shards))
+	second := (first + 1) % f.opts.Shards
+	// a dead holder's window: one URL in the first shard's processing set
+	if _, err := rds.CLI("SADD", fmt.Sprintf("loopkit:c:p:%d", first), entry("http://"+hostOfShard(t, f, first)+"/x", 1, 0)); err != nil {
+		t.Fatal(err)
+	}
+	f.live = f.opts.Shards / 2 // a share of 2 shards
+	waitFor(t, l, f.share, func() bool { return !f.acquiring && len(f.held) == 2 })
+	if len(f.held) != 2 || f.held[first] == nil || f.held[second] == nil {
+		t.Fatalf("owner %q holds shards %v; want %d and %d, from its own place on", f.opts.Owner, keysOf(f.held), first, second)
+	}
+	if h.count("took shard") != 1 || h.count(fmt.Sprintf("took shard %d, and 1 URLs", first)) != 1 {
+		t.Fatalf("said %q; want only that shard %d came with 1 URL taken back", h.said, first)
+	}
+}
+
+// An acquire answered after the process finished, or stopped, holds
+// nothing: the shard would be held by a process that works it no more
+// and gives nothing back.
+func TestAnAcquireAnsweredAfterTheEndHoldsNothing(t *testing.T) {
+	t.Parallel() // each test has its own Redis
+	for _, why := range []string{"finished", "stopped"} {
+		_, f, l := joinedOffline(t)
+		f.live = 1
+		waitFor(t, l, func() {
+			f.share() // on its way
+			if why == "finished" {
+				f.finished = true
+			} else {
+				f.err = errors.New("stopped")
+			}
+		}, func() bool { return !f.acquiring })
+		if f.acquiring || len(f.held) != 0 || f.Stats.Acquired != 0 {
+			t.Fatalf("%s: acquiring %v, held %v, acquired %d; want the answer ignored", why, f.acquiring, keysOf(f.held), f.Stats.Acquired)
+		}
+	}
+}
