@@ -6,6 +6,7 @@ package fleet
 
 import (
 	"errors"
+	"hash/fnv"
 	"strings"
 	"testing"
 	"time"
@@ -216,5 +217,18 @@ func TestSettlingAURLNotTakenSendsNothing(t *testing.T) {
 	f.Settled("http://a/1", nil)
 	if len(f.settles) != 0 || len(l.settling) != 0 {
 		t.Fatalf("settles %v, settling %v: want nothing for a URL not taken", f.settles, l.settling)
+	}
+}
+
+// The shard hash is FNV-1a of the host and port, as the package says:
+// processes of other builds, or of other languages, must put a host in
+// the same shard.
+func TestTheShardHashIsFNV1a(t *testing.T) {
+	for _, host := range []string{"", "a", "example.com", "example.com:8080", "xn--bcher-kva.example:443", "127.0.0.1:65535"} {
+		h := fnv.New32a()
+		h.Write([]byte(host))
+		if got, want := hashString(host), h.Sum32(); got != want {
+			t.Errorf("hash of %q: %#x, want FNV-1a's %#x", host, got, want)
+		}
 	}
 }
