@@ -303,3 +303,21 @@ func TestAnAcquireAnsweredAfterTheEndHoldsNothing(t *testing.T) {
 		}
 	}
 }
+
+// What comes while a step is on its way waits for it, and goes in the
+// next step as soon as it is answered: not at the next beat (there is
+// none here).
+func TestWhatComesWhileAStepIsOnItsWayGoesWhenItIsAnswered(t *testing.T) {
+	t.Parallel() // each test has its own Redis
+	rds, f, l := joinedOffline(t)
+	const later = "http://a.test/2"
+	waitFor(t, l, func() {
+		f.Found("http://a.test/1", 1, 0)
+		f.send()             // the first step is on its way
+		f.Found(later, 1, 0) // and this waits for it
+	}, func() bool { return f.Stats.Steps == 2 })
+	seen, err := rds.CLI("SISMEMBER", "loopkit:c:seen", later)
+	if f.Stats.Steps != 2 || f.unsent() || err != nil || strings.TrimSpace(seen) != "1" {
+		t.Fatalf("steps %d, unsent %v, the later link seen %q (%v); want two steps, the later link in the second", f.Stats.Steps, f.unsent(), seen, err)
+	}
+}
