@@ -211,6 +211,9 @@ func TestAShardGivenBackIsReleasedOnceItsQueuedURLsAreForgotten(t *testing.T) {
 	if _, err := rds.CLI("SET", "loopkit:c:lease:2", f.opts.Owner+" 1"); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := rds.CLI("ZADD", "loopkit:c:procs", "1", f.opts.Owner); err != nil { // alive, as its beats say
+		t.Fatal(err)
+	}
 	host := hostOfShard(t, f, 2)
 	f.adopt(lse, entry("http://"+host+"/1", 1, 0))
 	f.adopt(lse, entry("http://"+host+"/2", 1, 0))
@@ -221,6 +224,12 @@ func TestAShardGivenBackIsReleasedOnceItsQueuedURLsAreForgotten(t *testing.T) {
 	if err != nil || len(lse.taken) != 0 || f.held[2] != nil || f.Stats.GivenBack != 1 || left.Int != 0 {
 		t.Fatalf("taken %v, held %v, given back %d, lease in Redis %v (%v): want the queued URLs forgotten and the lease released",
 			lse.taken, f.held[2] != nil, f.Stats.GivenBack, left.Int, err)
+	}
+	// Giving a shard back is not leaving the fleet: the process is still
+	// counted alive, or the others would take a share too big.
+	alive, err := task.Run(l, func(y task.Yield) (resp.Value, error) { return f.client.Do(y, "ZSCORE", "loopkit:c:procs", f.opts.Owner) })
+	if err != nil || alive.Kind == resp.KindNil {
+		t.Fatalf("after giving a shard back, the process left the fleet's list of the living (%v, %v); want it still there", alive, err)
 	}
 }
 
