@@ -330,3 +330,22 @@ func TestWhatComesWhileAStepIsOnItsWayGoesWhenItIsAnswered(t *testing.T) {
 		t.Fatalf("steps %d, unsent %v, the later link seen %q (%v); want two steps, the later link in the second", f.Stats.Steps, f.unsent(), seen, err)
 	}
 }
+
+// A Join that cannot reach Redis closes the connection it made: it does
+// not go on trying to connect, unseen, for the rest of the process.
+func TestAJoinThatCannotReachRedisClosesItsConnection(t *testing.T) {
+	t.Parallel() // each test has its own Redis
+	rds := redistest.Start(t, redistest.Options{})
+	rds.Kill()
+	f, _, l := offlineWith(t, Options{CrawlID: "c", Redis: rds.URL(), JoinWait: 300 * time.Millisecond}, crawler.Config{NoRobots: true})
+	_, err := task.Run(l, func(y task.Yield) (int, error) {
+		if err := f.Join(y, l); err == nil || !strings.Contains(err.Error(), "cannot reach Redis") {
+			t.Errorf("Join with Redis down: %v, want that it cannot reach Redis", err)
+		}
+		_, err := f.client.Do(y, "PING")
+		return 0, err
+	})
+	if !errors.Is(err, resp.ErrClientClosed) {
+		t.Fatalf("a command after the Join failed: %v; want the connection closed (%v)", err, resp.ErrClientClosed)
+	}
+}
