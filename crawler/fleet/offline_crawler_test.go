@@ -397,3 +397,36 @@ func TestALeaseGivenBackWaitsForWhatIsLeftOfIt(t *testing.T) {
 		}
 	}
 }
+
+// What a holder keeps with a shard (a server's hold, a host's robots.txt)
+// is what the shard's next holder inherits: a hold lasts until when it
+// was meant to, and a robots.txt is obeyed.
+func TestWhatIsKeptWithAShardIsWhatTheNextHolderInherits(t *testing.T) {
+	f, _, _ := offlineWith(t, Options{CrawlID: "c"}, crawler.Config{}) // robots.txt obeyed
+	for shard := range f.opts.Shards {
+		f.held[shard] = &lease{shard: shard, taken: map[string]string{}, settling: map[string]string{}}
+	}
+	until := time.Now().Add(time.Hour).Truncate(time.Millisecond)
+	f.Hold("held.test:80", until)
+	f.Robots("http://robots.test", []byte("User-agent: *\nDisallow: /\n"), until)
+	kept := map[string]resp.Value{"hold": {Kind: resp.KindArray}, "robots": {Kind: resp.KindArray}}
+	for _, k := range f.keeps {
+		for i := 0; i+2 < len(k); i += 3 {
+			v := kept[k[i].(string)]
+			v.Elems = append(v.Elems, resp.Value{Kind: resp.KindBulk, Str: k[i+1].(string)}, resp.Value{Kind: resp.KindBulk, Str: k[i+2].(string)})
+			kept[k[i].(string)] = v
+		}
+	}
+	// the next holder: another process, with a crawler of its own
+	g, c, _ := offlineWith(t, Options{CrawlID: "c"}, crawler.Config{})
+	g.inherit(kept["robots"], kept["hold"])
+	// (the crawler keeps a hold on its loop's clock: it comes back within
+	// a moment of the wall-clock time it was given)
+	if at, ok := c.NextStarts(func(string) bool { return true })["held.test:80"]; !ok || at.Before(until.Add(-time.Minute)) || at.After(until.Add(time.Minute)) {
+		t.Fatalf("held.test:80 inherited a hold until %v (%v); want %v", at, ok, until)
+	}
+	c.Offer("http://robots.test/x", 1, 0)
+	if got := c.Disallowed(); !slices.Equal(got, []string{"http://robots.test/x"}) {
+		t.Fatalf("the inherited robots.txt refused %v; want robots.test's URL", got)
+	}
+}
