@@ -227,7 +227,9 @@ func TestAShardGivenBackIsReleasedOnceItsQueuedURLsAreForgotten(t *testing.T) {
 	}
 	// Giving a shard back is not leaving the fleet: the process is still
 	// counted alive, or the others would take a share too big.
-	alive, err := task.Run(l, func(y task.Yield) (resp.Value, error) { return f.client.Do(y, "ZSCORE", "loopkit:c:procs", f.opts.Owner) })
+	alive, err := task.Run(l, func(y task.Yield) (resp.Value, error) {
+		return f.client.Do(y, "ZSCORE", "loopkit:c:procs", f.opts.Owner)
+	})
 	if err != nil || alive.Kind == resp.KindNil {
 		t.Fatalf("after giving a shard back, the process left the fleet's list of the living (%v, %v); want it still there", alive, err)
 	}
