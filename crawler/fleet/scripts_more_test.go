@@ -114,3 +114,21 @@ func TestAStepRunAgainAfterItsLeaseWasLostAnswersItLost(t *testing.T) {
 		}
 	})
 }
+
+// A step that sends links reads pending back, though none of them was
+// new; a step that sends nothing for pending (no link, no page settled)
+// does not read it (-1).
+func TestAStepWithLinksReadsPendingBack(t *testing.T) {
+	t.Parallel() // each test has its own Redis
+	withScripts(t, func(s *scriptCall) {
+		t := s.t
+		s.must(s.run(acquire, "A", 60000, 0))
+		s.must(s.step("A", []string{"http://a/1"}, 0, 1, 0))
+		if v := s.must(s.step("A", []string{"http://a/1"}, 0, 1, 0)); v.Elems[1].Int != 0 || v.Elems[3].Int != 1 {
+			t.Fatalf("a step with a link seen before: %v; want nothing new, and pending read back: 1", v)
+		}
+		if v := s.must(s.step("A", nil, 0, 1, 0)); v.Elems[3].Int != -1 {
+			t.Fatalf("a step with neither link nor page settled: %v; want pending not read, -1", v)
+		}
+	})
+}
