@@ -495,3 +495,25 @@ func TestAStepAnsweredNothingPendingEndsTheCrawl(t *testing.T) {
 		t.Fatal("a step answered nothing pending anywhere, nothing is left here, and the crawl did not end")
 	}
 }
+
+// A shard to read back (after a reconnect) makes a step go on its own,
+// with nothing else to send, and is read back once: the step asks for
+// its recheck, and the next asks for nothing.
+func TestAShardToReadBackMakesAStepGoOnce(t *testing.T) {
+	f, _, _ := newOffline(t)
+	f.opts.Window = 2 // a window of 3, full: nothing to take
+	lse := &lease{shard: 3, token: 4, recheck: true, taken: map[string]string{"x": "", "y": "", "z": ""}, settling: map[string]string{}}
+	f.held[3] = lse
+	run := f.build()
+	if run == nil || len(run.groups) != 1 || lse.recheck {
+		t.Fatalf("a shard to read back: step %+v, still to read back %v; want a step with its group", run, lse.recheck)
+	}
+	// the group, after the step's 8 arguments and its count of groups:
+	// shard, token, take, recheck
+	if g := run.args[9:13]; g[0] != 3 || g[1] != int64(4) || g[2] != 0 || g[3] != 1 {
+		t.Fatalf("the shard's group begins %v; want shard 3, token 4, nothing to take, read back", g)
+	}
+	if run := f.build(); run != nil {
+		t.Fatalf("a shard read back already sent another step: %+v", run)
+	}
+}
