@@ -81,8 +81,9 @@ func TestAFullTakeTakesAgainAtOnce(t *testing.T) {
 }
 
 // A beat makes every shard held look at its queue again at the next
-// step, whatever its room: another process may have queued links there
-// since the last take came back short.
+// step, whatever its room, and that step goes at the end of the turn:
+// another process may have queued links there since the last take came
+// back short.
 func TestABeatLooksAtEveryQueueAgain(t *testing.T) {
 	f, _, l := newOffline(t)
 	f.acquiring = true // no acquire goes out: there is no Redis here
@@ -96,6 +97,9 @@ func TestABeatLooksAtEveryQueueAgain(t *testing.T) {
 		t.Fatalf("a shard with room for 4 of 11, not hungry, sent a step: %v", run.args)
 	}
 	f.beaten([]*lease{lse}, l.Time(), []resp.Value{integer(1), integer(5), integer(1)})
+	if !f.scheduled {
+		t.Fatal("after a beat, no step is on its way at the end of the turn: the takes wait for the next beat")
+	}
 	run := f.build()
 	if run == nil || len(run.groups) != 1 || run.groups[0].take != 4 {
 		t.Fatalf("after a beat, the next step is %+v; want it to take the shard's room, 4", run)
