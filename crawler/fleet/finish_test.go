@@ -351,3 +351,51 @@ func TestAJoinThatCannotReachRedisClosesItsConnection(t *testing.T) {
 		t.Fatalf("a command after the Join failed: %v; want the connection closed (%v)", err, resp.ErrClientClosed)
 	}
 }
+
+// Finish sends a page settled here, or a hold kept, that waits for its
+// step, before it gives the shard back: the page is not handed to the
+// next holder to fetch again, and the hold reaches it.
+func TestFinishSendsTheSettlesAndHoldsThatWait(t *testing.T) {
+	t.Parallel() // each test has its own Redis
+	for _, what := range []string{"settled", "kept"} {
+		rds, f, l := joinedOffline(t)
+		host := hostOfShard(t, f, 2)
+		u := "http://" + host + "/1"
+		lse := &lease{shard: 2, token: 1, taken: map[string]string{u: entry(u, 1, 0)}, settling: map[string]string{}}
+		f.held[2] = lse
+		for _, cmd := range [][]string{
+			{"SET", "loopkit:c:lease:2", f.opts.Owner + " 1"},
+			{"SADD", "loopkit:c:p:2", entry(u, 1, 0)},
+			{"SET", "loopkit:c:pending", "1"},
+		} {
+			if _, err := rds.CLI(cmd...); err != nil {
+				t.Fatal(err)
+			}
+		}
+		until := time.Now().Add(time.Hour)
+		_, err := task.Run(l, func(y task.Yield) (int, error) {
+			if what == "settled" {
+				f.Settled(u, nil) // its step not sent yet when Finish begins
+			} else {
+				f.Hold(host, until)
+			}
+			return 0, f.Finish(y)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch what {
+		case "settled":
+			back, err := rds.CLI("LLEN", "loopkit:c:q:2")
+			pending, err2 := rds.CLI("GET", "loopkit:c:pending")
+			if err != nil || err2 != nil || strings.TrimSpace(back) != "0" || strings.TrimSpace(pending) != "0" {
+				t.Fatalf("after Finish: %q URLs back in the queue, pending %q (%v, %v); want the page settled: none back, pending 0", back, pending, err, err2)
+			}
+		case "kept":
+			held, err := rds.CLI("HGET", "loopkit:c:hold:2", host)
+			if err != nil || strings.TrimSpace(held) != fmt.Sprint(until.UnixMilli()) {
+				t.Fatalf("after Finish, the hold kept with shard 2 for %s is %q (%v); want %d", host, held, err, until.UnixMilli())
+			}
+		}
+	}
+}
