@@ -399,3 +399,18 @@ func TestFinishSendsTheSettlesAndHoldsThatWait(t *testing.T) {
 		}
 	}
 }
+
+// A last release that Redis refuses for another reason than a crawl it
+// no longer has (here, out of memory) is not the crawl gone: the leases
+// run out, and what was taken goes back then.
+func TestARefusedLastReleaseIsNotTheCrawlGone(t *testing.T) {
+	t.Parallel() // each test has its own Redis
+	rds, f, l := joinedOffline(t)
+	if _, err := rds.CLI("CONFIG", "SET", "maxmemory", "1"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := task.Run(l, func(y task.Yield) (int, error) { return 0, f.Finish(y) })
+	if errors.Is(err, ErrGone) {
+		t.Fatalf("Finish with its release refused for want of memory: %v; the crawl is not gone", err)
+	}
+}
