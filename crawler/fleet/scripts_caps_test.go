@@ -47,6 +47,10 @@ func TestStepCapsAreExactAndLast(t *testing.T) {
 	withScripts(t, func(s *scriptCall) {
 		t := s.t
 		s.must(s.run(acquire, "A", 10000, 0))
+		// under both caps, nothing is over: nothing is tallied, not even a 0
+		if added, capped, _ := s.rawStep("A", 2, 2, []string{"http://z/1", "http://z/p?x=1"}, 1, 0, nil, ""); added != 2 || capped != 0 || len(s.tally()) != 0 {
+			t.Fatalf("2 links under both caps: %d added, %d capped, tally %v; want both in, nothing tallied", added, capped, s.tally())
+		}
 		if added, capped, _ := s.rawStep("A", 2, 0, []string{"http://a/1", "http://a/2", "http://a/3"}, 1, 0, nil, ""); added != 2 || capped != 1 {
 			t.Fatalf("3 links of a host capped at 2: %d added, %d capped", added, capped)
 		}
@@ -64,8 +68,8 @@ func TestStepCapsAreExactAndLast(t *testing.T) {
 		if tally["filtered:max_pages_per_host"] != "2" || tally["filtered:query_variants"] != "2" {
 			t.Fatalf("tally %v", tally)
 		}
-		if n := s.must(s.c.Do(s.y, "LLEN", testPrefix+"q:0")); n.Int != 8 {
-			t.Fatalf("%d URLs queued, want the 8 admitted", n.Int)
+		if n := s.must(s.c.Do(s.y, "LLEN", testPrefix+"q:0")); n.Int != 10 {
+			t.Fatalf("%d URLs queued, want the 10 admitted", n.Int)
 		}
 	})
 }
