@@ -26,7 +26,7 @@ func TestCreatingACrawlThatExistsKeepsTheFirst(t *testing.T) {
 }
 
 // A beat forgets the processes silent for longer than its window, and
-// only those.
+// only those: its window, not the lease it renews for (shorter here).
 func TestABeatForgetsOnlyTheProcessesSilentForAWindow(t *testing.T) {
 	t.Parallel() // each test has its own Redis
 	withScripts(t, func(s *scriptCall) {
@@ -34,7 +34,7 @@ func TestABeatForgetsOnlyTheProcessesSilentForAWindow(t *testing.T) {
 		sec, _ := strconv.ParseInt(tm[0], 10, 64)
 		now := sec * 1000
 		s.must(s.c.Do(s.y, "ZADD", testPrefix+"procs", now-60000, "silent", now-5000, "recent"))
-		if got := s.must(s.run(beat, "A", 30000, 60000)); got.Elems[0].Int != 2 {
+		if got := s.must(s.run(beat, "A", 30000, 1000)); got.Elems[0].Int != 2 {
 			s.t.Fatalf("%d alive; want A and the one heard from 5 s ago, with a window of 30 s", got.Elems[0].Int)
 		}
 	})
