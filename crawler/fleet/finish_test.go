@@ -417,17 +417,22 @@ func TestARefusedLastReleaseIsNotTheCrawlGone(t *testing.T) {
 
 // A process with no roots joins only a whole crawl: settings left in
 // Redis without the crawl's instance (its keys being deleted) are not
-// one, and it waits, then says there is no such crawl.
+// one, and it waits, saying so once, then says there is no such crawl.
 func TestAJoinerWithoutRootsWaitsForTheCrawlsInstance(t *testing.T) {
 	t.Parallel() // each test has its own Redis
 	rds, _, _ := joinedOffline(t)
 	if _, err := rds.CLI("DEL", "loopkit:c:instance"); err != nil {
 		t.Fatal(err)
 	}
-	g, _, l := offlineWith(t, Options{CrawlID: "c", Redis: rds.URL(), JoinWait: 300 * time.Millisecond}, crawler.Config{NoRobots: true})
+	var h heard
+	g, _, l := offlineWith(t, Options{CrawlID: "c", Redis: rds.URL(), JoinWait: 300 * time.Millisecond, Notice: h.notice}, crawler.Config{NoRobots: true})
 	t.Cleanup(g.Close)
 	_, err := task.Run(l, func(y task.Yield) (int, error) { return 0, g.Join(y, l) })
 	if err == nil || !strings.Contains(err.Error(), "no such crawl") {
 		t.Fatalf("joining with no roots a crawl whose instance is gone: %v; want no such crawl", err)
+	}
+	// it looked more than once, and said it was waiting once
+	if n := h.count("waiting for crawl c"); n != 1 {
+		t.Fatalf("said %q: waiting %d times, want once", h.said, n)
 	}
 }
