@@ -4,6 +4,15 @@ package main
 // code, doc comments and docs of the packages below, and none of their
 // tests: netpoll 10, loop 10, future 10, task 10, crawler/http1 10,
 // crawler/resp 10.
+//
+// It was written while a hardening pass sharpened the tests of future,
+// task, http1, urlnorm, robots and the fleet without seeing it. Its first
+// run (-own, with the e2e tests): 60 of 60 killed, 10 of 10 in every
+// package. Three were killed by a test's timeout, the mutant hanging it
+// (loop/executor-waits-before-cancel, http1/zero-max-conns-not-defaulted,
+// http1/closed-conn-strands-waiters). http1/header-deadline-kept-for-body
+// was killed by a timing test; run twice more on a quiet machine, the same
+// test killed it each time.
 
 func init() { mutants = append(mutants, round24...) }
 

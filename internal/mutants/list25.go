@@ -5,6 +5,13 @@ package main
 // tests: 10 in crawler/fleet (2 of them in its Lua scripts), 10 in
 // crawler/journal, 10 in crawler/frontier, 10 in crawler/robots, 10 in
 // crawler/links, 10 in crawler/urlnorm.
+//
+// It was written while a hardening pass sharpened the tests of urlnorm,
+// robots and the fleet without seeing it. Its first run (-own, with the
+// e2e tests): 57 of 60 killed (95 %). crawler/fleet, crawler/frontier and
+// crawler/robots 10 of 10; crawler/journal, crawler/links and
+// crawler/urlnorm 9 of 10. One fleet mutant was killed by a test's
+// timeout, the mutant hanging it (fleet/origin-shard-hashes-scheme).
 
 func init() { mutants = append(mutants, round25...) }
 
