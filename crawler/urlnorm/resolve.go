@@ -62,12 +62,16 @@ func ResolveIn(base *url.URL, ref string, enc encoding.Encoding) (*url.URL, erro
 	ref = cleanRef(ref)
 	// Refuse other schemes before parsing: a data: URL can be megabytes
 	// long, and there is no point parsing what we will throw away.
-	if scheme := schemeOf(ref); scheme != "" && scheme != "http" && scheme != "https" {
+	scheme := schemeOf(ref)
+	if scheme != "" && scheme != "http" && scheme != "https" {
 		return nil, fmt.Errorf("%w: scheme %q", ErrNotCrawlable, scheme)
 	}
 	// What is left is http(s), or relative to base: a "special" URL in the
 	// URL Standard's terms, where "\" is "/".
 	ref = escapeStrayPercents(encodeQuery(backslashesAsSlashes(ref), enc))
+	if scheme == "" {
+		ref = pathFirst(ref)
+	}
 	r, err := parse(ref)
 	if err != nil {
 		return nil, err
@@ -77,6 +81,22 @@ func ResolveIn(base *url.URL, ref string, enc encoding.Encoding) (*url.URL, erro
 		return nil, fmt.Errorf("%w: %q", ErrNotCrawlable, redacted(u))
 	}
 	return NormalizeURL(u)
+}
+
+// pathFirst makes sure url.Parse reads a reference without a scheme as
+// a path. A browser reads "1a:b" or ":x" as a relative path, since no
+// scheme starts with a digit or a colon; url.Parse sees a colon in the
+// first segment and refuses it. "./" in front changes nothing once
+// resolved, and tells url.Parse that a path begins.
+func pathFirst(ref string) string {
+	end := strings.IndexAny(ref, "/?#")
+	if end < 0 {
+		end = len(ref)
+	}
+	if strings.Contains(ref[:end], ":") {
+		return "./" + ref
+	}
+	return ref
 }
 
 // cleanRef removes what a browser ignores around and inside an href.

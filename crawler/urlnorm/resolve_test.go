@@ -24,6 +24,9 @@ func TestResolve(t *testing.T) {
 		{"tabs and newlines inside are removed", "/a\n/b\t.html", "http://example.com/a/b.html"},
 		{"inner spaces are escaped, not removed", "a b.html", "http://example.com/dir/a%20b.html"},
 		{"upper-case scheme is accepted", "HTTP://example.com/", "http://example.com/"},
+		{"a colon in a first segment that is no scheme", "1a:b", "http://example.com/dir/1a:b"},
+		{"a first segment that starts with a colon", ":x/y", "http://example.com/dir/:x/y"},
+		{"a colon after the first slash", "a/b:c", "http://example.com/dir/a/b:c"},
 
 		// Backslashes, as browsers read them in http(s) URLs.
 		{"backslashes in a path", `\foo\bar`, "http://example.com/foo/bar"},
