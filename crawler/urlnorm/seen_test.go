@@ -172,7 +172,9 @@ func TestSeenKeyRoundTrip(t *testing.T) {
 	if NewSeenKey().Hash("http://a.test/") == k.Hash("http://a.test/") {
 		t.Fatal("two random keys hash a URL alike")
 	}
-	for _, bad := range []string{"", "xyz", k.String()[:30]} {
+	// A key is exactly 32 hex digits: a longer one (a torn or doubled
+	// write) is refused, not read with its tail ignored.
+	for _, bad := range []string{"", "xyz", k.String()[:30], k.String() + "00", k.String() + k.String()} {
 		if _, err := ParseSeenKey(bad); err == nil {
 			t.Errorf("ParseSeenKey(%q) took it", bad)
 		}
