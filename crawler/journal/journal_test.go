@@ -469,6 +469,28 @@ func TestOtherCrawlIsRefused(t *testing.T) {
 	}
 }
 
+// The other way round, too: a run that obeys robots.txt where the crawl
+// ignored it is another crawl, refused saying so, and Differences says it.
+func TestRobotsTurnedOnIsAnotherCrawl(t *testing.T) {
+	ignored := settings
+	ignored.Robots = false
+	dir := t.TempDir()
+	j, err := journal.Open(dir, ignored, journal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start(t, j, time.Now(), nil)
+	j.Close()
+	const says = "robots.txt was ignored, now obeyed"
+	if d := journal.Differences(ignored, settings); len(d) != 1 || d[0] != says {
+		t.Errorf("Differences %q, want [%q]", d, says)
+	}
+	_, err = journal.Open(dir, settings, journal.Options{})
+	if !errors.Is(err, journal.ErrOtherCrawl) || !strings.Contains(err.Error(), says) {
+		t.Fatalf("opened with %v, want it refused saying %q", err, says)
+	}
+}
+
 // Settings are written by Begin, once the crawl could start: a crawl
 // that fails before (its -o cannot be opened, say) leaves a directory
 // that the corrected command takes as new.
