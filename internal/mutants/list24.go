@@ -8,7 +8,9 @@ package main
 // It was written while a hardening pass sharpened the tests of future,
 // task, http1, urlnorm, robots and the fleet without seeing it. Its first
 // run (-own, with the e2e tests): 60 of 60 killed, 10 of 10 in every
-// package. Three were killed by a test's timeout, the mutant hanging it
+// package, each by a test that failed by name (the runner names the
+// first "--- FAIL"). Three of them took the whole 100 s, the mutant
+// leaving other tests hanging until go test's timeout
 // (loop/executor-waits-before-cancel, http1/zero-max-conns-not-defaulted,
 // http1/closed-conn-strands-waiters). http1/header-deadline-kept-for-body
 // was killed by a timing test; run twice more on a quiet machine, the same
