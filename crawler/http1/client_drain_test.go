@@ -29,22 +29,7 @@ func TestSkippedBodyIsDrainedUpToTheLimitInclusive(t *testing.T) {
 	} {
 		t.Run(fmt.Sprint(tc.size), func(t *testing.T) {
 			headSeen := make(chan struct{})
-			srv := newCountingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if r.URL.Path == "/" {
-					w.Header().Set("Content-Type", "text/html")
-					fmt.Fprint(w, "<p>page</p>")
-					return
-				}
-				w.Header().Set("Content-Type", "application/pdf")
-				w.Header().Set("Content-Length", fmt.Sprint(tc.size))
-				w.WriteHeader(200)
-				w.(http.Flusher).Flush()
-				select {
-				case <-headSeen:
-				case <-time.After(10 * time.Second): // a bound on a hang
-				}
-				w.Write(make([]byte, tc.size))
-			}))
+			srv := pageAndLatePDF(t, headSeen, make([]byte, tc.size), fmt.Sprint(tc.size))
 			l, c := onLoop(t, http1.Options{MaxConnsPerHost: 1})
 			wantBody := func(head *http1.Response) bool {
 				close(headSeen)
@@ -161,21 +146,7 @@ func TestADrainThatKeepsProgressingOutlivesTheReadTimeout(t *testing.T) {
 func TestASkippedChunkedBodyIsNotDrained(t *testing.T) {
 	t.Parallel()
 	headSeen := make(chan struct{})
-	srv := newCountingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/" {
-			w.Header().Set("Content-Type", "text/html")
-			fmt.Fprint(w, "<p>page</p>")
-			return
-		}
-		w.Header().Set("Content-Type", "application/pdf")
-		w.WriteHeader(200)
-		w.(http.Flusher).Flush() // no Content-Length: net/http sends it chunked
-		select {
-		case <-headSeen:
-		case <-time.After(10 * time.Second): // a bound on a hang
-		}
-		fmt.Fprint(w, "%PDF")
-	}))
+	srv := pageAndLatePDF(t, headSeen, []byte("%PDF"), "") // no Content-Length: net/http sends it chunked
 	l, c := onLoop(t, http1.Options{MaxConnsPerHost: 1})
 	wantBody := func(head *http1.Response) bool {
 		close(headSeen)
@@ -192,4 +163,29 @@ func TestASkippedChunkedBodyIsNotDrained(t *testing.T) {
 	if n := srv.conns.Load(); n != 2 {
 		t.Fatalf("%d connections accepted, want 2: the chunked one closed", n)
 	}
+}
+
+// pageAndLatePDF serves "<p>page</p>" at / and a PDF anywhere else: the
+// PDF's head at once, its body only once headSeen is closed (the client
+// has read the head), so that the client has a rest of the body to skip.
+// With contentLength "", net/http sends the body chunked.
+func pageAndLatePDF(t *testing.T, headSeen chan struct{}, body []byte, contentLength string) *countingServer {
+	return newCountingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/" {
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, "<p>page</p>")
+			return
+		}
+		w.Header().Set("Content-Type", "application/pdf")
+		if contentLength != "" {
+			w.Header().Set("Content-Length", contentLength)
+		}
+		w.WriteHeader(200)
+		w.(http.Flusher).Flush()
+		select {
+		case <-headSeen:
+		case <-time.After(10 * time.Second): // a bound on a hang
+		}
+		w.Write(body)
+	}))
 }
