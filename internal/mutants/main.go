@@ -70,6 +70,9 @@ var areas = map[string][]string{
 	"links":    {"./crawler/links"},
 	"journal":  {"./crawler/journal"},
 	"fleet":    {"./crawler/fleet"},
+	"crawler":  {"./crawler"},
+	"command":  {"./cmd/crawl"},
+	"site":     {"./site"},
 }
 
 // area is the area whose packages include m's; the reactor's if none does.
@@ -177,7 +180,7 @@ func mainErr(pattern string, round int, verbose, listOnly, own bool, timeout tim
 	if listOnly {
 		return nil
 	}
-	for _, area := range []string{"reactor", "client", "frontier", "resp", "urlnorm", "robots", "links", "journal", "fleet"} {
+	for _, area := range []string{"reactor", "client", "frontier", "resp", "urlnorm", "robots", "links", "journal", "fleet", "crawler", "command", "site"} {
 		if s, ok := score[area]; ok && s[1] > 0 {
 			fmt.Printf("%s: %d of %d killed (%.0f %%)\n", area, s[0], s[1], 100*float64(s[0])/float64(s[1]))
 		}
