@@ -21,10 +21,7 @@ import (
 // to do, in order.
 func foldCrawl(t *testing.T, state, out string, n int) (want []string) {
 	t.Helper()
-	j, err := journal.Open(state, settings, journal.Options{FoldMin: 600})
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := openWith(t, state, settings, journal.Options{FoldMin: 600})
 	o, err := journal.Append(out)
 	if err != nil {
 		t.Fatal(err)
@@ -333,10 +330,7 @@ func TestAStartFoldsEveryJournalSinceTheSnapshot(t *testing.T) {
 	}
 
 	foldMin := first + int64(len(b))/2 // more than either journal, less than both
-	j, err := journal.Open(state, settings, journal.Options{FoldMin: foldMin})
-	if err != nil {
-		t.Fatal(err)
-	}
+	j = openWith(t, state, settings, journal.Options{FoldMin: foldMin})
 	defer j.Close()
 	r := start(t, j, time.Now(), nil)
 	if len(r.queued) != 45 {
@@ -360,10 +354,7 @@ func TestJournalsFoldAtHalfTheSnapshotsSize(t *testing.T) {
 	dir := t.TempDir()
 	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out.jsonl")
 	foldCrawl(t, state, out, 60)
-	j, err := journal.Open(state, settings, journal.Options{FoldMin: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := openWith(t, state, settings, journal.Options{FoldMin: 1})
 	defer j.Close()
 	o, _ := journal.Append(out)
 	defer o.Close()

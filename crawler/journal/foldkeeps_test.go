@@ -17,11 +17,7 @@ import (
 func openFolding(t *testing.T, dir string) *journal.Journal {
 	t.Helper()
 	opts := journal.Options{FoldMin: 1, Counts: func(string) (string, string) { return "http://a.test", "http://a.test/s" }}
-	j, err := journal.Open(dir, settings, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return j
+	return openWith(t, dir, settings, opts)
 }
 
 func waitFold(t *testing.T, j *journal.Journal) {
@@ -210,10 +206,7 @@ func TestAnotherOutputCutsTheFirstFilesTail(t *testing.T) {
 	first, second := filepath.Join(dir, "first.jsonl"), filepath.Join(dir, "second.jsonl")
 	s1, s2 := settings, settings
 	s1.Output, s2.Output = first, second
-	j, err := journal.Open(state, s1, journal.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := openWith(t, state, s1, journal.Options{})
 	out, _ := journal.Append(first)
 	start(t, j, time.Now(), out)
 	page(t, j, out, queued("http://a.test/", "http://a.test/1"), "http://a.test/")
@@ -222,10 +215,7 @@ func TestAnotherOutputCutsTheFirstFilesTail(t *testing.T) {
 	j.Close()
 	out.Close()
 
-	j, err = journal.Open(state, s2, journal.Options{Reuse: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	j = openWith(t, state, s2, journal.Options{Reuse: true})
 	defer j.Close()
 	out, _ = journal.Append(second)
 	defer out.Close()

@@ -17,9 +17,16 @@ import (
 
 var settings = journal.Settings{Roots: []string{"http://a.test/"}, Scope: "strict", Robots: true, MaxRedirect: 10}
 
+// open opens the crawl in dir with the tests' settings and no options.
 func open(t *testing.T, dir string) *journal.Journal {
 	t.Helper()
-	j, err := journal.Open(dir, settings, journal.Options{})
+	return openWith(t, dir, settings, journal.Options{})
+}
+
+// openWith opens the crawl in dir, and fails the test if it cannot.
+func openWith(t *testing.T, dir string, s journal.Settings, opts journal.Options) *journal.Journal {
+	t.Helper()
+	j, err := journal.Open(dir, s, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -475,17 +482,14 @@ func TestRobotsTurnedOnIsAnotherCrawl(t *testing.T) {
 	ignored := settings
 	ignored.Robots = false
 	dir := t.TempDir()
-	j, err := journal.Open(dir, ignored, journal.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := openWith(t, dir, ignored, journal.Options{})
 	start(t, j, time.Now(), nil)
 	j.Close()
 	const says = "robots.txt was ignored, now obeyed"
 	if d := journal.Differences(ignored, settings); len(d) != 1 || d[0] != says {
 		t.Errorf("Differences %q, want [%q]", d, says)
 	}
-	_, err = journal.Open(dir, settings, journal.Options{})
+	_, err := journal.Open(dir, settings, journal.Options{})
 	if !errors.Is(err, journal.ErrOtherCrawl) || !strings.Contains(err.Error(), says) {
 		t.Fatalf("opened with %v, want it refused saying %q", err, says)
 	}
@@ -585,10 +589,7 @@ func TestDonePagesCountAgain(t *testing.T) {
 	dir := t.TempDir()
 	opts := journal.Options{Counts: func(u string) (string, string) { return u[:len("http://a.test")], "" }}
 	for run, urls := range [][]string{{"http://a.test/1", "http://a.test/2"}, {"http://a.test/3"}} {
-		j, err := journal.Open(dir, settings, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
+		j := openWith(t, dir, settings, opts)
 		r := start(t, j, time.Now(), nil)
 		if want := 2 * run; r.pages["http://a.test"] != want {
 			t.Fatalf("run %d: %d pages done on a.test, want %d", run, r.pages["http://a.test"], want)

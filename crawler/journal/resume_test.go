@@ -101,10 +101,7 @@ func TestRefilterOnceTheFiltersChanged(t *testing.T) {
 	dir := t.TempDir()
 	reopen := func(s journal.Settings) bool {
 		t.Helper()
-		j, err := journal.Open(dir, s, journal.Options{Reuse: true})
-		if err != nil {
-			t.Fatal(err)
-		}
+		j := openWith(t, dir, s, journal.Options{Reuse: true})
 		defer j.Close()
 		start(t, j, time.Now(), nil)
 		return j.Refilter()
@@ -162,10 +159,7 @@ func TestTheLatestRobotsComesBackWhole(t *testing.T) {
 func TestAPageToDoAgainUndoesItsCounts(t *testing.T) {
 	dir := t.TempDir()
 	opts := journal.Options{Counts: func(u string) (string, string) { return "http://a.test", "http://a.test/s" }}
-	j, err := journal.Open(dir, settings, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := openWith(t, dir, settings, opts)
 	start(t, j, time.Now(), nil)
 	u1, u2 := "http://a.test/s?q=1", "http://a.test/s?q=2"
 	b := journal.AppendDone(journal.AppendDone(queued(u1, u2), u1), u2)
@@ -176,10 +170,7 @@ func TestAPageToDoAgainUndoesItsCounts(t *testing.T) {
 	write(t, j, journal.UndoneEntry(u1, 1))
 	j.Close()
 
-	j, err = journal.Open(dir, settings, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	j = openWith(t, dir, settings, opts)
 	defer j.Close()
 	variants := map[string]int{}
 	pages := map[string]int{}

@@ -69,10 +69,7 @@ func TestAnEntryForBytesAStartCutIsVoid(t *testing.T) {
 		t.Fatal(err)
 	}
 	foldMin := st.Size() + int64(len(journal.StartEntry(0, false))) + 1
-	j, err = journal.Open(state, settings, journal.Options{FoldMin: foldMin})
-	if err != nil {
-		t.Fatal(err)
-	}
+	j = openWith(t, state, settings, journal.Options{FoldMin: foldMin})
 	out, _ = journal.Append(path)
 	if r := start(t, j, time.Now(), out); !slices.Equal(r.queued, todo(u1, u2)) || out.Size() != 0 {
 		t.Fatalf("to do %v, -o %d bytes; want both pages, -o cut to 0", r.queued, out.Size())
@@ -108,10 +105,7 @@ func TestAnEntryForBytesAStartCutIsVoid(t *testing.T) {
 func TestAPageDoneAgainAfterItsLineWasLostCountsOnce(t *testing.T) {
 	dir := t.TempDir()
 	opts := journal.Options{Counts: func(string) (string, string) { return "http://a.test", "" }}
-	j, err := journal.Open(dir, settings, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := openWith(t, dir, settings, opts)
 	start(t, j, time.Now(), nil)
 	u := "http://a.test/1"
 	b := journal.AppendDone(queued(u), u)
@@ -120,10 +114,7 @@ func TestAPageDoneAgainAfterItsLineWasLostCountsOnce(t *testing.T) {
 	write(t, j, b)
 	j.Close()
 
-	j, err = journal.Open(dir, settings, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	j = openWith(t, dir, settings, opts)
 	defer j.Close()
 	r := start(t, j, time.Now(), nil)
 	if len(r.queued) != 0 || r.summary.Done != 1 || r.pages["http://a.test"] != 1 {
@@ -215,10 +206,7 @@ func TestGoingOnWithAnotherOutput(t *testing.T) {
 			u0, u1, u2 := "http://a.test/", "http://a.test/1", "http://a.test/2"
 			s1, s2 := settings, settings
 			s1.Output, s2.Output = first, second
-			j, err := journal.Open(state, s1, journal.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			j := openWith(t, state, s1, journal.Options{})
 			out, _ := journal.Append(first)
 			start(t, j, time.Now(), out)
 			page(t, j, out, queued(u0, u1, u2), u0)
@@ -226,10 +214,7 @@ func TestGoingOnWithAnotherOutput(t *testing.T) {
 			out.Close()
 
 			os.WriteFile(second, []byte(held), 0o644)
-			j, err = journal.Open(state, s2, journal.Options{Reuse: true})
-			if err != nil {
-				t.Fatal(err)
-			}
+			j = openWith(t, state, s2, journal.Options{Reuse: true})
 			if !j.NewOutput() {
 				t.Fatal("another -o is not new to the crawl")
 			}
@@ -245,10 +230,7 @@ func TestGoingOnWithAnotherOutput(t *testing.T) {
 			j.Close()
 			out.Close()
 
-			j, err = journal.Open(state, s2, journal.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			j = openWith(t, state, s2, journal.Options{})
 			defer j.Close()
 			out, _ = journal.Append(second)
 			defer out.Close()

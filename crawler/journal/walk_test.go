@@ -21,19 +21,13 @@ import (
 func TestAURLDoneTwiceCountsOnce(t *testing.T) {
 	dir := t.TempDir()
 	opts := journal.Options{Counts: func(string) (string, string) { return "http://a.test", "" }}
-	j, err := journal.Open(dir, settings, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := openWith(t, dir, settings, opts)
 	start(t, j, time.Now(), nil)
 	u := "http://a.test/1"
 	write(t, j, journal.AppendDone(journal.AppendDone(queued(u, "http://a.test/2"), u), u))
 	j.Close()
 
-	j, err = journal.Open(dir, settings, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	j = openWith(t, dir, settings, opts)
 	defer j.Close()
 	r := start(t, j, time.Now(), nil)
 	if !slices.Equal(r.queued, todo("http://a.test/2")) || r.summary.Done != 1 || r.pages["http://a.test"] != 1 {
@@ -187,10 +181,7 @@ func TestReadSettingsWithoutOpening(t *testing.T) {
 	}
 	mine := settings
 	mine.Exclude, mine.Output = "x", "/o.jsonl"
-	j, err := journal.Open(dir, mine, journal.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := openWith(t, dir, mine, journal.Options{})
 	start(t, j, time.Now(), nil)
 	j.Close()
 	s, ok, err := journal.ReadSettings(dir)
