@@ -26,6 +26,7 @@ func TestBadUsageIsOneLineAndExitStatus2(t *testing.T) {
 		{"http://"},
 		{"--ca", "/no/such/file.pem", "example.invalid"},
 		{"--ca", "main_test.go", "example.invalid"}, // a file, but no certificate in it
+		{"--redis", "redis://127.0.0.1:1/0", "--crawl_id", "c", "--lease", "100ms"}, // refused before any connection
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(args, &stdout, &stderr, nil)
