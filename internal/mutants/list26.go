@@ -2,7 +2,20 @@ package main
 
 // Round 26, written by an outside reviewer who had read the production code, doc
 // comments and docs of the packages below, and none of their tests: 20 in
-// crawler (the package itself), 10 in cmd/crawl, 10 in site.
+// crawler (the package itself), 10 in cmd/crawl, 10 in site. The first
+// rounds to reach these three packages.
+//
+// Its first run (-own, with the e2e tests): 33 of 40 killed (82 %).
+// crawler 16 of 20, cmd/crawl 7 of 10, site 10 of 10. One kill was the go
+// test timeout, not a test failing by name:
+// crawler/seen-disk-fresh-link-not-remembered made TestSeenSetOnDiskIsExact
+// fetch pages again and again until its hang guard. That test ends on a
+// page budget since, and fails by name.
+// Each of the seven survivors has a test since, seen killing it through
+// the runner. Two of them (todo-forgets-cancelled and
+// second-interrupt-waits-grace) were caught by cmd/crawl's tests, or not
+// caught, outside -own: the second only because that test's time bound
+// equalled the 5 s grace it was meant to beat.
 
 func init() { mutants = append(mutants, round26...) }
 
