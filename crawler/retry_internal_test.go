@@ -114,3 +114,47 @@ func TestProductToken(t *testing.T) {
 		}
 	}
 }
+
+// Every kind a fetch error is tallied under (report's fetch_error:KIND),
+// one error of each, in the wrappings the client gives them.
+func TestErrorKinds(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		kind string
+	}{
+		{future.ErrCancelled, ErrorKindCancelled},
+		{errNotOurs, ErrorKindCancelled},
+		{&http1.TimeoutError{Phase: "connect"}, ErrorKindTimeout},
+		{&net.DNSError{Err: "no such host", Name: "x.invalid", IsNotFound: true}, ErrorKindDNS},
+		{os.NewSyscallError("connect", syscall.ECONNREFUSED), ErrorKindRefused},
+		{os.NewSyscallError("read", syscall.ECONNRESET), ErrorKindReset},
+		{os.NewSyscallError("write", syscall.EPIPE), ErrorKindReset},
+		{fmt.Errorf("x: %w", http1.ErrBodyTooLarge), ErrorKindTooLarge},
+		{fmt.Errorf("x: %w", http1.ErrHeaderTooLarge), ErrorKindTooLarge},
+		{fmt.Errorf("x: %w", http1.ErrTruncated), ErrorKindTruncated},
+		{fmt.Errorf("x: %w", http1.ErrProtocol), ErrorKindProtocol},
+		{fmt.Errorf("x: %w", http1.ErrUnsupportedCoding), ErrorKindProtocol},
+		{fmt.Errorf("%w: ftp", http1.ErrUnsupportedURL), ErrorKindUnsupported},
+		{os.NewSyscallError("connect", syscall.ENETUNREACH), ErrorKindNetwork},
+		{errLastTry, ErrorKindNetwork},
+		{errors.New("something else"), ErrorKindOther},
+	} {
+		if got := errorKind(tc.err); got != tc.kind {
+			t.Errorf("errorKind(%v) = %q, want %q", tc.err, got, tc.kind)
+		}
+	}
+	// The kinds' names are the report's and the JSONL's, read by tools.
+	for got, want := range map[string]string{
+		ErrorKindCancelled: "cancelled", ErrorKindTimeout: "timeout", ErrorKindDNS: "dns",
+		ErrorKindRefused: "refused", ErrorKindReset: "reset", ErrorKindCertificate: "certificate",
+		ErrorKindTLS: "tls", ErrorKindTooLarge: "too_large", ErrorKindTruncated: "truncated",
+		ErrorKindProtocol: "protocol", ErrorKindUnsupported: "unsupported", ErrorKindNetwork: "network",
+		ErrorKindOther: "other", ErrorKindRobots: "robots", ErrorKindRetryAfter: "retry_after",
+		ErrorKindRedirectLimit: "redirect_limit", ErrorKindBadRedirect: "bad_redirect",
+		ErrorKindParse: "parse", ErrorKindCrawlerBug: "crawler_bug",
+	} {
+		if got != want {
+			t.Errorf("kind %q, documented as %q", got, want)
+		}
+	}
+}
