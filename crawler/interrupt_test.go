@@ -56,3 +56,76 @@ func TestASecondInterruptCancelsWhatIsInFlightAtOnce(t *testing.T) {
 			s.Cancelled, c.Todo(), len(c.Records()))
 	}
 }
+
+// interruptOnArrival crawls a root linking to four pages that wait for
+// release before they answer, one at a time (PerHost 1), and interrupts
+// the crawl when the first of them is on the wire. It returns the
+// crawler, and whether it said it was stopping right after the interrupt.
+func interruptOnArrival(t *testing.T, grace time.Duration, release chan struct{}) (*crawler.Crawler, bool) {
+	t.Helper()
+	arrived := make(chan struct{}, 4)
+	wait := func(w http.ResponseWriter, r *http.Request) {
+		arrived <- struct{}{}
+		select {
+		case <-release:
+			html()(w, r)
+		case <-r.Context().Done():
+		}
+	}
+	srv, _ := newSite(t, map[string]http.HandlerFunc{
+		"/": html("/p1", "/p2", "/p3", "/p4"), "/p1": wait, "/p2": wait, "/p3": wait, "/p4": wait,
+	})
+	l, err := loop.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	c, err := crawler.New(l, crawler.Config{Roots: []string{srv.URL}, NoRobots: true, PerHost: 1, Grace: grace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopping := make(chan bool, 1)
+	go func() {
+		<-arrived
+		l.CallSoonThreadsafe(func() {
+			before := c.Stopping()
+			c.Interrupt()
+			stopping <- !before && c.Stopping()
+			if release != nil {
+				close(release)
+			}
+		})
+	}()
+	guard := l.CallLater(30*time.Second, func() { t.Error("crawl hung"); l.Stop() })
+	task.Run(l, func(y task.Yield) (int, error) { return 0, c.Crawl(y) })
+	guard.Cancel()
+	return c, <-stopping
+}
+
+// One Interrupt starts nothing new, but lets what is in flight finish
+// within the grace period: recorded, not cancelled, and the pages never
+// sent left to do.
+func TestAnInterruptLetsWhatIsInFlightFinish(t *testing.T) {
+	c, stopping := interruptOnArrival(t, time.Hour, make(chan struct{}))
+	s := c.Stats()
+	if !stopping || !s.Interrupted || s.Cancelled != 0 || c.Todo() != 3 || len(c.Records()) != 2 {
+		t.Fatalf("stopping %v, interrupted %v, cancelled %d, todo %d, recorded %d; want the page in flight recorded, 3 to do",
+			stopping, s.Interrupted, s.Cancelled, c.Todo(), len(c.Records()))
+	}
+	for _, r := range c.Records() {
+		if status(r) != 200 {
+			t.Errorf("%s: %+v", r.URL, r)
+		}
+	}
+}
+
+// A page still in flight when the grace period ends is cancelled, and
+// counts to do.
+func TestTheGracePeriodEndsWhatIsInFlight(t *testing.T) {
+	c, _ := interruptOnArrival(t, 50*time.Millisecond, nil)
+	s := c.Stats()
+	if !s.Interrupted || s.Cancelled != 1 || c.Todo() != 4 || len(c.Records()) != 1 {
+		t.Fatalf("interrupted %v, cancelled %d, todo %d, recorded %d; want the page in flight cancelled, 4 to do",
+			s.Interrupted, s.Cancelled, c.Todo(), len(c.Records()))
+	}
+}
