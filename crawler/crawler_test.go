@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -337,5 +338,94 @@ func TestBigCrawlKeepsNoRecords(t *testing.T) {
 	}
 	if failed := c.FailedRoots(); len(failed) != 1 || !strings.Contains(failed[0], "status 404") {
 		t.Fatalf("failed roots %v, want the one that redirects to a 404", failed)
+	}
+}
+
+// A text body is not parsed, but its record names its charset; other
+// media types name none. A 303 is a redirect like the others.
+func TestTextRecordsNameTheirCharset(t *testing.T) {
+	typed := func(ct string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", ct)
+			fmt.Fprint(w, "x")
+		}
+	}
+	srv, _ := newSite(t, map[string]http.HandlerFunc{
+		"/":    html("/t", "/j", "/x", "/svg", "/bin", "/see", "/xerr"),
+		"/t":   typed("text/plain; charset=iso-8859-1"),
+		"/j":   typed("application/json; charset=iso-8859-1"),
+		"/x":   typed("application/xml; charset=iso-8859-1"),
+		"/svg": typed("image/svg+xml; charset=iso-8859-1"),
+		"/bin": typed("application/octet-stream; charset=iso-8859-1"),
+		"/see": redirect(303, "/other"),
+		"/xerr": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/xml; charset=iso-8859-1")
+			w.WriteHeader(404) // an error is not parsed: its charset is named all the same
+			fmt.Fprint(w, "x")
+		},
+		"/other": typed("text/plain"),
+	})
+	_, recs := crawl(t, crawler.Config{Roots: []string{srv.URL}, AllBodies: true})
+	for p, enc := range map[string]string{"/t": "windows-1252", "/j": "windows-1252", "/x": "windows-1252",
+		"/svg": "windows-1252", "/bin": "", "/other": "utf-8", "/xerr": "windows-1252"} {
+		if r := recs[p]; r == nil || r.Encoding != enc {
+			t.Errorf("%s: %+v, want encoding %q", p, r, enc)
+		}
+	}
+	if r := recs["/see"]; status(r) != 303 || r.NextURL == nil || *r.NextURL != srv.URL+"/other" {
+		t.Errorf("/see: %+v", r)
+	}
+}
+
+// OnAttempt hears every request, robots.txt's too: its try, its status
+// (its error is Err). A record's elapsed_ms is in milliseconds; an error page's
+// links are not followed, even with its body read.
+func TestAttemptsAndTheirRecords(t *testing.T) {
+	var flakes atomic.Int32
+	srv, site := newSite(t, map[string]http.HandlerFunc{
+		"/": html("/flaky", "/slow", "/missing"),
+		"/flaky": func(w http.ResponseWriter, r *http.Request) {
+			if flakes.Add(1) == 1 {
+				http.Error(w, "busy", 500)
+				return
+			}
+			html()(w, r)
+		},
+		"/slow": func(w http.ResponseWriter, r *http.Request) {
+			time.Sleep(20 * time.Millisecond) // a slow server, not a wait
+			html()(w, r)
+		},
+		"/missing": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(404)
+			fmt.Fprint(w, `<a href="/trap">trap</a>`)
+		},
+	})
+	var got []string
+	cfg := crawler.Config{Roots: []string{srv.URL}, MaxTries: 2, AllBodies: true, OnAttempt: func(a *crawler.Attempt) {
+		path := strings.TrimPrefix(a.URL, srv.URL)
+		got = append(got, fmt.Sprintf("%s robots=%v try=%d status=%d err=%v", path, a.Robots, a.Try, a.Status, a.Err != ""))
+	}}
+	_, recs := crawl(t, cfg)
+	slices.Sort(got)
+	want := []string{
+		"/ robots=false try=1 status=200 err=false",
+		"/flaky robots=false try=1 status=500 err=false",
+		"/flaky robots=false try=2 status=200 err=false",
+		"/missing robots=false try=1 status=404 err=false",
+		"/robots.txt robots=true try=1 status=404 err=false",
+		"/slow robots=false try=1 status=200 err=false",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("attempts:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if r := recs["/slow"]; r == nil || r.ElapsedMS < 20 || r.ElapsedMS > 20000 {
+		t.Errorf("/slow: %+v, want elapsed_ms at least 20 (the server's wait), in milliseconds", r)
+	}
+	if r := recs["/flaky"]; r == nil || r.Tries != 2 || status(r) != 200 {
+		t.Errorf("/flaky: %+v", r)
+	}
+	if r := recs["/missing"]; site.count("/trap") != 0 || r == nil || r.NumURLs != 0 {
+		t.Errorf("/missing: %+v; /trap fetched %d times", r, site.count("/trap"))
 	}
 }
