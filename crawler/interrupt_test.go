@@ -58,17 +58,17 @@ func TestASecondInterruptCancelsWhatIsInFlightAtOnce(t *testing.T) {
 }
 
 // interruptOnArrival crawls a root linking to four pages that wait for
-// release before they answer, one at a time (PerHost 1), and interrupts
+// release before they give answer, one at a time (PerHost 1), and interrupts
 // the crawl when the first of them is on the wire. It returns the
 // crawler, and whether it said it was stopping right after the interrupt.
-func interruptOnArrival(t *testing.T, grace time.Duration, release chan struct{}) (*crawler.Crawler, bool) {
+func interruptOnArrival(t *testing.T, grace time.Duration, release chan struct{}, answer http.HandlerFunc) (*crawler.Crawler, bool) {
 	t.Helper()
 	arrived := make(chan struct{}, 4)
 	wait := func(w http.ResponseWriter, r *http.Request) {
 		arrived <- struct{}{}
 		select {
 		case <-release:
-			html()(w, r)
+			answer(w, r)
 		case <-r.Context().Done():
 		}
 	}
@@ -106,7 +106,7 @@ func interruptOnArrival(t *testing.T, grace time.Duration, release chan struct{}
 // within the grace period: recorded, not cancelled, and the pages never
 // sent left to do.
 func TestAnInterruptLetsWhatIsInFlightFinish(t *testing.T) {
-	c, stopping := interruptOnArrival(t, time.Hour, make(chan struct{}))
+	c, stopping := interruptOnArrival(t, time.Hour, make(chan struct{}), html())
 	s := c.Stats()
 	if !stopping || !s.Interrupted || s.Cancelled != 0 || c.Todo() != 3 || len(c.Records()) != 2 {
 		t.Fatalf("stopping %v, interrupted %v, cancelled %d, todo %d, recorded %d; want the page in flight recorded, 3 to do",
@@ -122,10 +122,22 @@ func TestAnInterruptLetsWhatIsInFlightFinish(t *testing.T) {
 // A page still in flight when the grace period ends is cancelled, and
 // counts to do.
 func TestTheGracePeriodEndsWhatIsInFlight(t *testing.T) {
-	c, _ := interruptOnArrival(t, 50*time.Millisecond, nil)
+	c, _ := interruptOnArrival(t, 50*time.Millisecond, nil, nil)
 	s := c.Stats()
 	if !s.Interrupted || s.Cancelled != 1 || c.Todo() != 4 || len(c.Records()) != 1 {
 		t.Fatalf("interrupted %v, cancelled %d, todo %d, recorded %d; want the page in flight cancelled, 4 to do",
 			s.Interrupted, s.Cancelled, c.Todo(), len(c.Records()))
+	}
+}
+
+// A page that fails after an interrupt is not retried: recorded as it
+// failed, not left to do.
+func TestNothingIsRetriedAfterAnInterrupt(t *testing.T) {
+	c, _ := interruptOnArrival(t, time.Hour, make(chan struct{}), func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "busy", http.StatusInternalServerError)
+	})
+	recs := c.Records()
+	if s := c.Stats(); s.Retries != 0 || c.Todo() != 3 || len(recs) != 2 || status(recs[1]) != 500 || recs[1].Tries != 1 {
+		t.Fatalf("%d retries, todo %d, records %d; want the failed page recorded once, 3 to do", s.Retries, c.Todo(), len(recs))
 	}
 }

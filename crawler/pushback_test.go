@@ -245,9 +245,14 @@ func TestBare429RetryWaitsAtLeastASecondDoubling(t *testing.T) {
 	t.Parallel() // it mostly waits
 	srv := wirelog.New(t)
 	root := srv.Host("h", refusingFirst(2))
-	_, recs := crawl(t, crawler.Config{Roots: []string{root}, NoRobots: true, MaxTries: 3, BackoffBase: 100 * time.Millisecond})
+	c, recs := crawl(t, crawler.Config{Roots: []string{root}, NoRobots: true, MaxTries: 3, BackoffBase: 100 * time.Millisecond})
 	if r := recs["/"]; status(r) != 200 || r.Tries != 3 {
 		t.Fatalf("root recorded %+v, want 200 after 3 tries", r)
+	}
+	// The first refusal slows the server down; the retry refused again
+	// is the same congestion event.
+	if s := c.Stats(); s.SlowDowns != 1 || s.Retries != 2 {
+		t.Errorf("%d slow-downs, %d retries; want 1, 2", s.SlowDowns, s.Retries)
 	}
 	heldASecondDoubling(t, srv.Arrivals("h"))
 }
