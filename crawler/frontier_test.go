@@ -77,6 +77,25 @@ func TestLongRobotsTxtIsObeyed(t *testing.T) {
 	}
 }
 
+// The crawler reads all of the 500 KiB RFC 9309 §2.5 has parsers read:
+// a rule just before then holds; one past 512 KiB, never read, does not.
+func TestRobotsTxtIsReadTo500KiB(t *testing.T) {
+	srv := wirelog.New(t)
+	head := "User-agent: *\n" + strings.Repeat("# padding\n", 51_150) // 499.5 KiB
+	robotsTxt := head + "Disallow: /early\n" + strings.Repeat("# padding\n", 2_500) + "Disallow: /late\n"
+	if len(robotsTxt)-len("Disallow: /late\n") < 512<<10 || len(head)+len("Disallow: /early\n") > 500<<10 {
+		t.Fatalf("rules at %d and %d bytes", len(head), len(robotsTxt))
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/robots.txt", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, robotsTxt) })
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { wirelog.Page(w, "/early", "/late") })
+	base := srv.Host("h", mux)
+	_, recs := crawl(t, crawler.Config{Roots: []string{base}})
+	if srv.Count("h", "/early") != 0 || srv.Count("h", "/late") != 1 {
+		t.Fatalf("recorded %v; /early requested %d times, /late %d", paths(recs), srv.Count("h", "/early"), srv.Count("h", "/late"))
+	}
+}
+
 // Credentials, an empty userinfo, a fragment and a dot segment are
 // spellings of one URL: it is fetched once, and no record holds a password.
 func TestOneURLManySpellings(t *testing.T) {

@@ -63,16 +63,17 @@ func TestWhatIsRetried(t *testing.T) {
 		}
 	}
 	for err, want := range map[error]bool{
-		os.NewSyscallError("connect", syscall.ECONNREFUSED):  true,
-		os.NewSyscallError("read", syscall.ECONNRESET):       true,
-		&http1.TimeoutError{Phase: "read"}:                   true,
-		fmt.Errorf("x: %w", http1.ErrTruncated):              true,
-		&net.DNSError{Err: "timeout", IsTimeout: true}:       true,
-		&net.DNSError{Err: "no such host", IsNotFound: true}: false,
-		fmt.Errorf("x: %w", http1.ErrProtocol):               false,
-		fmt.Errorf("x: %w", http1.ErrBodyTooLarge):           false,
-		future.ErrCancelled:                                  false,
-		fmt.Errorf("%w: ftp", http1.ErrUnsupportedURL):       false,
+		os.NewSyscallError("connect", syscall.ECONNREFUSED):         true,
+		os.NewSyscallError("read", syscall.ECONNRESET):              true,
+		&http1.TimeoutError{Phase: "read"}:                          true,
+		fmt.Errorf("x: %w", http1.ErrTruncated):                     true,
+		&net.DNSError{Err: "timeout", IsTimeout: true}:              true,
+		&net.DNSError{Err: "server misbehaving", IsTemporary: true}: true,
+		&net.DNSError{Err: "no such host", IsNotFound: true}:        false,
+		fmt.Errorf("x: %w", http1.ErrProtocol):                      false,
+		fmt.Errorf("x: %w", http1.ErrBodyTooLarge):                  false,
+		future.ErrCancelled:                                         false,
+		fmt.Errorf("%w: ftp", http1.ErrUnsupportedURL):              false,
 	} {
 		if retryableError(err) != want {
 			t.Errorf("%v: retryable = %v", err, !want)

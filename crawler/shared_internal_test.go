@@ -1,8 +1,11 @@
 package crawler
 
 import (
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -81,5 +84,66 @@ func TestASharedPageIsSettledAfterItsLineIsWritten(t *testing.T) {
 	}
 	if len(missing) > 0 {
 		t.Fatalf("%d pages settled before their line was written: %v", len(missing), missing)
+	}
+}
+
+// keeper is a loopback that keeps what the fleet is told a host learnt:
+// its robots.txt and until when, and its server's holds.
+type keeper struct {
+	loopback
+	robots []string
+	until  []time.Time
+	holds  map[string]time.Time
+}
+
+func (k *keeper) Robots(origin string, body []byte, until time.Time) {
+	k.robots = append(k.robots, origin+" "+string(body))
+	k.until = append(k.until, until)
+}
+func (k *keeper) Hold(authority string, until time.Time) { k.holds[authority] = until }
+
+// The fleet keeps a robots.txt for a day (RFC 9309's cache limit), and a
+// Retry-After for as long as the server asked, by its authority; what
+// robots.txt refuses is settled with no record.
+func TestTheFleetKeepsRobotsForADayAndHoldsAsAsked(t *testing.T) {
+	const rules = "User-agent: *\nDisallow: /private\n"
+	srv, authority := wirelog.New(t), ""
+	mux := http.NewServeMux()
+	mux.HandleFunc("/robots.txt", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, rules) })
+	mux.HandleFunc("/a", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "0")
+		http.Redirect(w, r, "/b", http.StatusMovedPermanently)
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { wirelog.Page(w, "/private", "/a") })
+	root := srv.Host("h", mux)
+	authority = strings.TrimPrefix(root, "http://")
+	l, err := loop.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	k := &keeper{holds: map[string]time.Time{}}
+	c, err := New(l, Config{Roots: []string{root}, Shared: k})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := time.Now()
+	guard := l.CallLater(30*time.Second, func() { t.Error("crawl hung"); l.Stop() })
+	if _, err := task.Run(l, func(y task.Yield) (int, error) { return 0, c.Crawl(y) }); err != nil {
+		t.Fatal(err)
+	}
+	guard.Cancel()
+	after := time.Now()
+	if want := []string{root + " " + rules}; !slices.Equal(k.robots, want) {
+		t.Fatalf("robots.txt kept %q, want %q", k.robots, want)
+	}
+	if u := k.until[0]; u.Before(before.Add(24*time.Hour)) || u.After(after.Add(24*time.Hour)) {
+		t.Errorf("robots.txt kept until %v, want a day after the crawl's %v", u, before)
+	}
+	if u, ok := k.holds[authority]; len(k.holds) != 1 || !ok || u.Before(before) || u.After(after) {
+		t.Errorf("holds %v, want %s held until now", k.holds, authority)
+	}
+	if !slices.Contains(k.settled, root+"/private") || c.Stats().RobotsDisallowed != 1 {
+		t.Errorf("settled %q; %d disallowed", k.settled, c.Stats().RobotsDisallowed)
 	}
 }
