@@ -314,3 +314,48 @@ func TestARetryAfterOfTheCapIsWaitedFor(t *testing.T) {
 		t.Fatalf("root %+v, want 200 after waiting once", r)
 	}
 }
+
+// robots.txt's redirects are followed five deep (RFC 9309 §2.3.1.2), and
+// no further: past that there is no file, and everything is allowed.
+func TestRobotsTxtRedirectsAreFollowedFiveDeep(t *testing.T) {
+	routes := map[string]http.HandlerFunc{
+		"/robots.txt": redirect(301, "/r1"),
+		"/r6":         func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "User-agent: *\nDisallow: /private\n") },
+		"/":           html("/private"),
+		"/private":    html(),
+	}
+	for i := 1; i <= 5; i++ {
+		routes[fmt.Sprintf("/r%d", i)] = redirect(301, fmt.Sprintf("/r%d", i+1))
+	}
+	srv, site := newSite(t, routes)
+	_, recs := crawl(t, crawler.Config{Roots: []string{srv.URL}})
+	if site.count("/r5") != 1 || site.count("/r6") != 0 || status(recs["/private"]) != 200 {
+		t.Fatalf("/r5 asked %d times, /r6 %d; recorded %v", site.count("/r5"), site.count("/r6"), paths(recs))
+	}
+}
+
+// A root robots.txt forbids is a failed root, and says why.
+func TestADisallowedRootFails(t *testing.T) {
+	srv, _ := newSite(t, map[string]http.HandlerFunc{
+		"/robots.txt": func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "User-agent: *\nDisallow: /private\n") },
+		"/private":    html(),
+		"/":           html(),
+	})
+	c, _ := crawl(t, crawler.Config{Roots: []string{srv.URL + "/private", srv.URL + "/"}})
+	if failed := c.FailedRoots(); !slices.Equal(failed, []string{srv.URL + "/private: disallowed by robots.txt"}) {
+		t.Fatalf("failed roots %q", failed)
+	}
+}
+
+// The URLs robots.txt kept out are listed like the records: while the
+// crawl has at most ReportURLs of both, and none past that.
+func TestDisallowedURLsAreNotKeptPastReportURLs(t *testing.T) {
+	srv, _ := newSite(t, map[string]http.HandlerFunc{
+		"/robots.txt": func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "User-agent: *\nDisallow: /p\n") },
+		"/":           html("/p1", "/p2", "/p3"),
+	})
+	c, _ := crawl(t, crawler.Config{Roots: []string{srv.URL}, ReportURLs: 2})
+	if d, s := c.Disallowed(), c.Stats(); len(d) != 0 || s.RobotsDisallowed != 3 || len(c.Records()) != 0 {
+		t.Fatalf("kept %d disallowed and %d records past ReportURLs 2; counted %d disallowed", len(d), len(c.Records()), s.RobotsDisallowed)
+	}
+}
