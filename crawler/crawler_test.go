@@ -429,3 +429,18 @@ func TestAttemptsAndTheirRecords(t *testing.T) {
 		t.Errorf("/missing: %+v; /trap fetched %d times", r, site.count("/trap"))
 	}
 }
+
+// A link starts with the whole MaxRedirect: two redirects from a link are
+// followed with MaxRedirect 2, like two from a root.
+func TestALinkMayRedirectMaxRedirectTimes(t *testing.T) {
+	srv, site := newSite(t, map[string]http.HandlerFunc{
+		"/":      html("/r1"),
+		"/r1":    redirect(302, "/r2"),
+		"/r2":    redirect(302, "/final"),
+		"/final": html(),
+	})
+	_, recs := crawl(t, crawler.Config{Roots: []string{srv.URL}, MaxRedirect: 2})
+	if site.count("/final") != 1 || recs["/r2"] == nil || recs["/r2"].Exception != nil {
+		t.Fatalf("recorded %v; /final fetched %d times", paths(recs), site.count("/final"))
+	}
+}
