@@ -2,6 +2,7 @@ package crawler_test
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -442,5 +443,36 @@ func TestALinkMayRedirectMaxRedirectTimes(t *testing.T) {
 	_, recs := crawl(t, crawler.Config{Roots: []string{srv.URL}, MaxRedirect: 2})
 	if site.count("/final") != 1 || recs["/r2"] == nil || recs["/r2"].Exception != nil {
 		t.Fatalf("recorded %v; /final fetched %d times", paths(recs), site.count("/final"))
+	}
+}
+
+// Each filter at its boundary, tallied under its reason: a link exactly
+// MaxDepth deep and one exactly MaxURLLength long pass, one deeper or
+// longer does not; Exclude matches the whole URL, query included;
+// MaxQueryVariants queries of a path enter, the next does not.
+func TestFiltersAtTheirBoundaries(t *testing.T) {
+	routes := map[string]http.HandlerFunc{}
+	srv, site := newSite(t, routes)
+	limit := len(srv.URL) + 40
+	long := func(n int) string { return "/l" + strings.Repeat("x", n-len(srv.URL)-len("/l")) }
+	routes["/"] = html("/a", long(limit), long(limit+1), "/e?x=no", "/q?i=1", "/q?i=2", "/q?i=3", "http://other.invalid/")
+	routes["/a"] = html("/b")
+	c, recs := crawl(t, crawler.Config{Roots: []string{srv.URL}, MaxDepth: 1, MaxURLLength: limit,
+		Exclude: regexp.MustCompile(`x=no`), MaxQueryVariants: 2, NoRobots: true})
+	want := []string{"/", "/a", long(limit), "/q?i=1", "/q?i=2"}
+	slices.Sort(want)
+	if got := paths(recs); !slices.Equal(got, want) {
+		t.Errorf("recorded %v, want %v", got, want)
+	}
+	wantFiltered := map[string]int{"depth": 1, "url_length": 1, "exclude": 1, "query_variants": 1, "scope": 1}
+	if got := c.Stats().Filtered; !maps.Equal(got, wantFiltered) {
+		t.Errorf("filtered %v, want %v", got, wantFiltered)
+	}
+	// The third query passed the filters (a cap is not one), but is not new.
+	if r := recs["/"]; r == nil || r.NumURLs != 5 || r.NumNewURLs != 4 {
+		t.Errorf("root: %+v, want 5 links passed the filters, 4 of them new", r)
+	}
+	if n := site.count("/b"); n != 0 {
+		t.Errorf("/b, too deep, fetched %d times", n)
 	}
 }
