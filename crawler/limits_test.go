@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -187,5 +188,26 @@ func TestRootsPassTheCaps(t *testing.T) {
 	}
 	if failed := c.FailedRoots(); len(failed) != 0 {
 		t.Errorf("failed roots %v", failed)
+	}
+}
+
+// A retry is not a page: MaxPages counts first attempts only, robots.txt
+// not at all. /flaky fails once, and its retry finds /b, the third page.
+func TestARetryDoesNotCountAgainstMaxPages(t *testing.T) {
+	var flakes atomic.Int32
+	srv, site := newSite(t, map[string]http.HandlerFunc{
+		"/": html("/flaky"),
+		"/flaky": func(w http.ResponseWriter, r *http.Request) {
+			if flakes.Add(1) == 1 {
+				http.Error(w, "busy", http.StatusInternalServerError)
+				return
+			}
+			html("/b")(w, r)
+		},
+		"/b": html(),
+	})
+	_, recs := crawl(t, crawler.Config{Roots: []string{srv.URL}, MaxPages: 3})
+	if got := paths(recs); !slices.Equal(got, []string{"/", "/b", "/flaky"}) || site.count("/flaky") != 2 {
+		t.Fatalf("recorded %v, /flaky asked %d times; want 3 pages, one of them retried", got, site.count("/flaky"))
 	}
 }
