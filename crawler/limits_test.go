@@ -211,3 +211,24 @@ func TestARetryDoesNotCountAgainstMaxPages(t *testing.T) {
 		t.Fatalf("recorded %v, /flaky asked %d times; want 3 pages, one of them retried", got, site.count("/flaky"))
 	}
 }
+
+// Once the last of MaxPages has started, nothing more does, a retry
+// neither: /flaky, the second page of two, fails and is left to do.
+func TestNothingStartsAfterTheLastPage(t *testing.T) {
+	var flakes atomic.Int32
+	srv, site := newSite(t, map[string]http.HandlerFunc{
+		"/": html("/flaky"),
+		"/flaky": func(w http.ResponseWriter, r *http.Request) {
+			if flakes.Add(1) == 1 {
+				http.Error(w, "busy", http.StatusInternalServerError)
+				return
+			}
+			html()(w, r)
+		},
+	})
+	c, recs := crawl(t, crawler.Config{Roots: []string{srv.URL}, MaxPages: 2})
+	if got := paths(recs); !slices.Equal(got, []string{"/"}) || site.count("/flaky") != 1 || c.Todo() != 1 || !c.Stopping() {
+		t.Fatalf("recorded %v, /flaky asked %d times, todo %d, stopping %v; want its retry left to do",
+			got, site.count("/flaky"), c.Todo(), c.Stopping())
+	}
+}
