@@ -451,15 +451,22 @@ func TestALinkMayRedirectMaxRedirectTimes(t *testing.T) {
 // longer does not; Exclude matches the whole URL, query included;
 // MaxQueryVariants queries of a path enter, the next does not.
 func TestFiltersAtTheirBoundaries(t *testing.T) {
-	routes := map[string]http.HandlerFunc{}
-	srv, site := newSite(t, routes)
+	// A URL limit+1 long, and one limit long, on whichever port the
+	// server listens: what the page links to depends on its own address.
+	long := func(base string, n int) string { return "/l" + strings.Repeat("x", n-len(base)-len("/l")) }
+	srv, site := newSite(t, map[string]http.HandlerFunc{
+		"/": func(w http.ResponseWriter, r *http.Request) {
+			base := "http://" + r.Host
+			limit := len(base) + 40
+			html("/a", long(base, limit), long(base, limit+1), "/e?x=no", "/q?i=1", "/q?i=2", "/q?i=3",
+				"http://other.invalid/")(w, r)
+		},
+		"/a": html("/b"),
+	})
 	limit := len(srv.URL) + 40
-	long := func(n int) string { return "/l" + strings.Repeat("x", n-len(srv.URL)-len("/l")) }
-	routes["/"] = html("/a", long(limit), long(limit+1), "/e?x=no", "/q?i=1", "/q?i=2", "/q?i=3", "http://other.invalid/")
-	routes["/a"] = html("/b")
 	c, recs := crawl(t, crawler.Config{Roots: []string{srv.URL}, MaxDepth: 1, MaxURLLength: limit,
 		Exclude: regexp.MustCompile(`x=no`), MaxQueryVariants: 2, NoRobots: true})
-	want := []string{"/", "/a", long(limit), "/q?i=1", "/q?i=2"}
+	want := []string{"/", "/a", long(srv.URL, limit), "/q?i=1", "/q?i=2"}
 	slices.Sort(want)
 	if got := paths(recs); !slices.Equal(got, want) {
 		t.Errorf("recorded %v, want %v", got, want)
