@@ -318,3 +318,46 @@ func TestALinkHandedToAnotherLoopSurvivesAStop(t *testing.T) {
 		t.Fatalf("/x fetched %d times over the two runs, want 1", n)
 	}
 }
+
+// A link handed to the loop that owns its server passed the filters, but
+// is new there, not here: a page's num_new_urls counts only the links
+// new to its own loop.
+func TestALinkHandedOverIsNotNewHere(t *testing.T) {
+	var servers []*httptest.Server
+	var a, b string // two servers on different loops of two
+	for len(servers) < 40 && b == "" {
+		srv := httptest.NewUnstartedServer(nil)
+		servers = append(servers, srv)
+		base := "http://" + srv.Listener.Addr().String()
+		switch {
+		case a == "":
+			a = base
+		case crawler.LoopOf(a, 2) != crawler.LoopOf(base, 2):
+			b = base
+		}
+	}
+	for _, srv := range servers {
+		srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/" {
+				html("/x", b+"/page")(w, r)
+				return
+			}
+			html()(w, r)
+		})
+		srv.Start()
+		t.Cleanup(srv.Close)
+	}
+	if b == "" {
+		t.Skip("no two servers on different loops in 40 tries")
+	}
+	g := crawlGroup(t, 2, crawler.Config{Roots: []string{a + "/", b + "/leaf"}, NoRobots: true})
+	var root *crawler.Record
+	for _, r := range g.Records() {
+		if r.URL == a+"/" {
+			root = r
+		}
+	}
+	if root == nil || root.NumURLs != 2 || root.NumNewURLs != 1 || g.HandedOver() == 0 {
+		t.Fatalf("root %+v, %d handed over; want 2 links passed, 1 new here", root, g.HandedOver())
+	}
+}
