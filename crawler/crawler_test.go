@@ -37,6 +37,10 @@ func TestLinkCycleFetchesEachPageOnce(t *testing.T) {
 	if r := recs["/"]; r.NumURLs != 2 || r.NumNewURLs != 2 || r.Encoding != "utf-8" || r.ContentType != "text/html" {
 		t.Errorf("root record %+v", r)
 	}
+	// Links seen before passed the filters all the same: counted, not new.
+	if r := recs["/a"]; r.NumURLs != 3 || r.NumNewURLs != 0 {
+		t.Errorf("/a record %+v, want 3 links, none new", r)
+	}
 }
 
 func TestRedirectChainCycleAndMergedTargets(t *testing.T) {
