@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -191,5 +192,20 @@ func TestResetEveryTimeGetsMaxTriesRequests(t *testing.T) {
 	}
 	if r := c.Records()[0]; r.Tries != 4 || r.ErrorKind != "reset" {
 		t.Fatalf("recorded %d tries, kind %q", r.Tries, r.ErrorKind)
+	}
+}
+
+// MaxQueryVariants counts a path's queries on its own host: another
+// host's queries of the same path are its own.
+func TestQueryVariantsAreCountedPerHost(t *testing.T) {
+	other, _ := newSite(t, map[string]http.HandlerFunc{"/": html("/q?i=3"), "/q": html()})
+	srv, _ := newSite(t, map[string]http.HandlerFunc{"/": html("/q?i=1", "/q?i=2", other.URL+"/"), "/q": html()})
+	c, _ := crawl(t, crawler.Config{Roots: []string{srv.URL, other.URL}, NoRobots: true, MaxQueryVariants: 2})
+	var got []string
+	for _, r := range c.Records() {
+		got = append(got, r.URL)
+	}
+	if !slices.Contains(got, other.URL+"/q?i=3") || c.Stats().Filtered["query_variants"] != 0 {
+		t.Fatalf("recorded %v, filtered %v", got, c.Stats().Filtered)
 	}
 }
