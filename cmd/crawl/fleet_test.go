@@ -15,11 +15,11 @@ import (
 
 // A --redis crawl prints the fleet's counts after its own report: the
 // tallies sorted by name (here ok, http_error, redirect and
-// filtered:max_pages_per_host), this process's counts, and the Redis commands
-// per page fetched here. A process joining the crawl once it is over,
-// with no ROOT, takes the fleet's roots rather than starting the demo
-// site, writes its own -o, fetches nothing, says no word per page, and exits 0: the crawl
-// was the fleet's.
+// filtered:max_pages_per_host), this process's counts, and the Redis
+// commands per page fetched here. A process joining the crawl once it is
+// over, with no ROOT, takes the fleet's roots rather than starting the
+// demo site, writes its own -o, fetches nothing, says no word per page,
+// and exits 0: the crawl was the fleet's.
 func TestAFleetCrawlReportsTheFleetsCounts(t *testing.T) {
 	rds := redistest.Start(t, redistest.Options{})
 	srv := wirelog.New(t)
