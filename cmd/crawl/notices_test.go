@@ -21,8 +21,9 @@ func TestDemoSiteOutOfRangeIsBadUsage(t *testing.T) {
 // The notices of a demo crawl on two hosts and two loops, with a seen set
 // that spills to disk: the demo's first and last host, the loops and the
 // poller, the queue's peak, the seen set on disk, and the links that
-// crossed between the loops. On one loop no link crosses, and that line
-// is not said; with -q none is.
+// crossed between the loops, and each loop's stats named by its index.
+// On one loop no link crosses, and that line is not said; with -q none
+// is.
 func TestNoticesOfAMultiLoopDemoCrawl(t *testing.T) {
 	args := []string{"--demo_hosts", "2", "--demo_pages", "60", "--seen_memory", "10", "--queue_memory", "7"}
 	stderr := crawlDemo(t, append(args, "--loops", "2", "--poller", "poll")...)
@@ -32,6 +33,8 @@ func TestNoticesOfAMultiLoopDemoCrawl(t *testing.T) {
 		`(?m)^crawl: queue: at most [1-9]\d* URLs waited in memory at once \(--queue_memory 7, the rest on disk\)$`,
 		`(?m)^crawl: seen set: [1-9]\d* URLs on disk past --seen_memory 10; ([1-9]\d*) links asked of it in ([1-9]\d*) passes, (\d+) of them seen before$`,
 		`(?m)^crawl: \d+ links crossed from one loop to another$`,
+		`(?m)^crawl: loop 0: [1-9]\d* turns, \d+ waits, asleep \S+; [1-9]\d* callbacks, busy \S+; longest \S+ \(\S+\), p99 \S+$`,
+		`(?m)^crawl: loop 1: [1-9]\d* turns, `,
 	} {
 		if !regexp.MustCompile(re).MatchString(stderr) {
 			t.Errorf("stderr lacks %s:\n%s", re, stderr)
@@ -51,7 +54,8 @@ func TestNoticesOfAMultiLoopDemoCrawl(t *testing.T) {
 		}
 	}
 	one := crawlDemo(t, append(args, "--loops", "1")...)
-	if !strings.Contains(one, " on 1 loop with the ") || strings.Contains(one, "crossed") {
+	if !strings.Contains(one, " on 1 loop with the ") || strings.Contains(one, "crossed") ||
+		!regexp.MustCompile(`(?m)^crawl: loop: [1-9]\d* turns, `).MatchString(one) {
 		t.Errorf("on one loop:\n%s", one)
 	}
 	if quiet := crawlDemo(t, append(args, "-q", "--loops", "2")...); quiet != "" {
