@@ -75,12 +75,12 @@ func TestTraceEventsOfMadeUpRequests(t *testing.T) {
 		case ev.Cat == "net", ev.Cat == "host":
 			got = append(got, fmt.Sprintf("%s %s %s at %d for %d", ev.Cat, ev.Ph, ev.Name, ev.Ts, ev.Dur))
 		case ev.Cat == "loop" && ev.Name != "turn":
-			got = append(got, fmt.Sprintf("%s timeout %v", ev.Name, ev.Args["timeout"]))
+			got = append(got, fmt.Sprintf("%s timeout %v, woken by %v", ev.Name, ev.Args["timeout"], ev.Args["woken by"]))
 		}
 	}
 	want := []string{
-		"poll timeout 0s",
-		"wait timeout forever",
+		"poll timeout 0s, woken by <nil>", // it could not sleep: nothing woke it
+		"wait timeout forever, woken by nothing: the wait ran out",
 		"request /a tid 1001 at 0 for 5000: try 2, status 200",
 		"net X connect at 0 for 1000", // the write, which ended with the connect, is no slice
 		"net X wait at 1000 for 2000",
@@ -101,5 +101,20 @@ func TestTraceEventsOfMadeUpRequests(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A parse event from a worker beyond those the trace was made for is
+// not in it, and closing the trace says so, even for one.
+func TestTraceEventsSayALostParse(t *testing.T) {
+	e, err := createEvents(filepath.Join(t.TempDir(), "events.json"), 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.describe("epoll")
+	now := time.Now()
+	e.parsed(now)(crawler.ParseEvent{Worker: 1, URL: "http://h/", Start: now, End: now})
+	if _, err := e.close(); err == nil || !strings.Contains(err.Error(), "1 parse events came from workers beyond the 1 expected") {
+		t.Fatalf("close: %v", err)
 	}
 }
