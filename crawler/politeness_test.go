@@ -282,7 +282,7 @@ func TestARedirectsRetryAfterBeyondTheCapGivesUpTheHost(t *testing.T) {
 	srv, _ := newSite(t, map[string]http.HandlerFunc{
 		"/": func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Retry-After", "3600")
-			http.Redirect(w, r, "/there", 301)
+			http.Redirect(w, r, "/there", http.StatusMovedPermanently)
 		},
 		"/there": html(),
 	})
